@@ -1,0 +1,392 @@
+//! Boards as graphs.
+//!
+//! A [`BoardSpec`] is the authoring form: named sites, edges, straight lines and tracks, as written in a
+//! ruleset (after generators have run). [`BoardSpec::compile`] checks it and produces a [`Board`]: flat arrays
+//! indexed by [`SiteId`], which is what the engine reads in its move loop.
+//!
+//! Architecture invariant: this crate knows nothing about rules, pieces or players beyond the owner *names*
+//! written on sites and tracks. Every spec item carries an opaque `origin` the caller uses to point at source.
+
+mod generate;
+
+use std::collections::HashMap;
+
+use petgraph::graph::{NodeIndex, UnGraph};
+
+pub use generate::Generator;
+
+/// Index of a site in a compiled [`Board`].
+pub type SiteId = u16;
+
+/// Opaque handle the caller attaches to every spec item so a problem can be reported at its source.
+pub type Origin = usize;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SiteSpec {
+    pub id: String,
+    pub at: (f64, f64),
+    pub tags: Vec<String>,
+    pub owner: Option<String>,
+    /// Off-board places (hand, store, waiting area) are sites that are not drawn on the board.
+    pub offboard: bool,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeSpec {
+    pub a: String,
+    pub b: String,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PathSpec {
+    pub name: String,
+    pub points: Vec<String>,
+    pub owner: Option<String>,
+    pub origin: Origin,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BoardSpec {
+    pub sites: Vec<SiteSpec>,
+    pub edges: Vec<EdgeSpec>,
+    /// Straight lines: leaps go from a point over the next to the one after, along a line, both ways.
+    pub lines: Vec<PathSpec>,
+    /// Ordered routes (race paths, sowing cycles); may pass a site twice.
+    pub tracks: Vec<PathSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    pub origin: Origin,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl BoardError {
+    fn new(origin: Origin, message: String, hint: Option<String>) -> Self {
+        BoardError { origin, message, hint }
+    }
+}
+
+/// Upper bound on sites, so ids fit [`SiteId`] and a hostile file cannot ask for a huge board.
+pub const MAX_SITES: usize = 4096;
+
+#[derive(Clone, Debug)]
+pub struct Line {
+    pub name: String,
+    pub points: Vec<SiteId>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Track {
+    pub name: String,
+    pub owner: Option<String>,
+    pub points: Vec<SiteId>,
+}
+
+/// The compiled board: everything the move loop needs as flat, index-addressed arrays.
+#[derive(Clone, Debug)]
+pub struct Board {
+    names: Vec<String>,
+    index: HashMap<String, SiteId>,
+    pub at: Vec<(f64, f64)>,
+    pub offboard: Vec<bool>,
+    pub tags: Vec<Vec<String>>,
+    pub owner: Vec<Option<String>>,
+    /// Undirected edges in authoring order, each once.
+    pub edges: Vec<(SiteId, SiteId)>,
+    neighbour_start: Vec<u32>,
+    neighbours: Vec<SiteId>,
+    leap_start: Vec<u32>,
+    /// (over, land) pairs per site, in line order.
+    leaps: Vec<(SiteId, SiteId)>,
+    pub lines: Vec<Line>,
+    pub tracks: Vec<Track>,
+}
+
+impl Board {
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    pub fn name(&self, s: SiteId) -> &str {
+        &self.names[s as usize]
+    }
+    pub fn site(&self, name: &str) -> Option<SiteId> {
+        self.index.get(name).copied()
+    }
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+    pub fn neighbours(&self, s: SiteId) -> &[SiteId] {
+        let s = s as usize;
+        &self.neighbours[self.neighbour_start[s] as usize..self.neighbour_start[s + 1] as usize]
+    }
+    pub fn leaps(&self, s: SiteId) -> &[(SiteId, SiteId)] {
+        let s = s as usize;
+        &self.leaps[self.leap_start[s] as usize..self.leap_start[s + 1] as usize]
+    }
+    pub fn has_tag(&self, s: SiteId, tag: &str) -> bool {
+        self.tags[s as usize].iter().any(|t| t == tag)
+    }
+    pub fn track(&self, name: &str) -> Option<&Track> {
+        self.tracks.iter().find(|t| t.name == name)
+    }
+    /// On-board sites, in id order.
+    pub fn playing_sites(&self) -> impl Iterator<Item = SiteId> + '_ {
+        (0..self.len() as SiteId).filter(|&s| !self.offboard[s as usize])
+    }
+}
+
+impl BoardSpec {
+    /// Applies generators before the explicit parts, so explicit sites can retag generated ones.
+    pub fn with_generated(generators: &[(Generator, Origin)], explicit: BoardSpec) -> BoardSpec {
+        let mut spec = BoardSpec::default();
+        for (g, origin) in generators {
+            g.generate(*origin, &mut spec);
+        }
+        spec.merge(explicit);
+        spec
+    }
+
+    /// Adds `other` on top of `self`: sites with the same id are replaced, the rest appended.
+    pub fn merge(&mut self, other: BoardSpec) {
+        for site in other.sites {
+            match self.sites.iter_mut().find(|s| s.id == site.id) {
+                Some(old) => *old = site,
+                None => self.sites.push(site),
+            }
+        }
+        self.edges.extend(other.edges);
+        for line in other.lines {
+            match self.lines.iter_mut().find(|l| l.name == line.name) {
+                Some(old) => *old = line,
+                None => self.lines.push(line),
+            }
+        }
+        for track in other.tracks {
+            match self.tracks.iter_mut().find(|t| t.name == track.name) {
+                Some(old) => *old = track,
+                None => self.tracks.push(track),
+            }
+        }
+    }
+
+    /// Checks the spec and builds the flat board. Reports every problem, not just the first.
+    pub fn compile(&self) -> Result<Board, Vec<BoardError>> {
+        let mut errors = Vec::new();
+        if self.sites.len() > MAX_SITES {
+            let origin = self.sites[MAX_SITES].origin;
+            return Err(vec![BoardError::new(
+                origin,
+                format!("a board may have at most {MAX_SITES} sites, this one has {}", self.sites.len()),
+                None,
+            )]);
+        }
+        let mut graph: UnGraph<SiteId, ()> = UnGraph::default();
+        let mut index = HashMap::new();
+        for (i, site) in self.sites.iter().enumerate() {
+            let id = i as SiteId;
+            if index.insert(site.id.clone(), id).is_some() {
+                errors.push(BoardError::new(site.origin, format!("site `{}` is defined twice", site.id), None));
+            }
+            graph.add_node(id);
+        }
+        let lookup = |name: &str, origin: Origin, what: &str, errors: &mut Vec<BoardError>| -> Option<SiteId> {
+            match index.get(name) {
+                Some(&s) => Some(s),
+                None => {
+                    errors.push(BoardError::new(
+                        origin,
+                        format!("{what} names unknown site `{name}`"),
+                        closest(name, self.sites.iter().map(|s| s.id.as_str())).map(|c| format!("did you mean `{c}`?")),
+                    ));
+                    None
+                }
+            }
+        };
+        let mut edges = Vec::new();
+        for e in &self.edges {
+            let (a, b) = (lookup(&e.a, e.origin, "edge", &mut errors), lookup(&e.b, e.origin, "edge", &mut errors));
+            let (Some(a), Some(b)) = (a, b) else { continue };
+            if a == b {
+                errors.push(BoardError::new(e.origin, format!("edge joins `{}` to itself", e.a), None));
+                continue;
+            }
+            let (na, nb) = (NodeIndex::new(a as usize), NodeIndex::new(b as usize));
+            if graph.find_edge(na, nb).is_some() {
+                continue; // the same edge written from both ends is one edge
+            }
+            if self.sites[a as usize].offboard || self.sites[b as usize].offboard {
+                errors.push(BoardError::new(
+                    e.origin,
+                    format!("edge `{}-{}` touches an off-board site", e.a, e.b),
+                    Some("off-board places (hand, store) are reached by rules, not by edges".into()),
+                ));
+                continue;
+            }
+            graph.add_edge(na, nb, ());
+            edges.push((a, b));
+        }
+        let mut lines = Vec::new();
+        for l in &self.lines {
+            let pts: Vec<Option<SiteId>> =
+                l.points.iter().map(|p| lookup(p, l.origin, &format!("line `{}`", l.name), &mut errors)).collect();
+            if pts.len() < 2 {
+                errors.push(BoardError::new(l.origin, format!("line `{}` needs at least two points", l.name), None));
+            }
+            let mut ok = pts.iter().all(Option::is_some);
+            for w in pts.windows(2) {
+                if let [Some(a), Some(b)] = w {
+                    if graph.find_edge(NodeIndex::new(*a as usize), NodeIndex::new(*b as usize)).is_none() {
+                        ok = false;
+                        errors.push(BoardError::new(
+                            l.origin,
+                            format!(
+                                "line `{}`: consecutive points `{}` and `{}` are not joined by an edge",
+                                l.name, self.sites[*a as usize].id, self.sites[*b as usize].id
+                            ),
+                            Some("a straight line must follow the board's edges; add the edge or fix the order".into()),
+                        ));
+                    }
+                }
+            }
+            if ok {
+                lines.push(Line { name: l.name.clone(), points: pts.into_iter().flatten().collect() });
+            }
+        }
+        let mut tracks = Vec::new();
+        for t in &self.tracks {
+            let pts: Vec<Option<SiteId>> =
+                t.points.iter().map(|p| lookup(p, t.origin, &format!("track `{}`", t.name), &mut errors)).collect();
+            if t.points.is_empty() {
+                errors.push(BoardError::new(t.origin, format!("track `{}` is empty", t.name), None));
+            }
+            if pts.iter().all(Option::is_some) {
+                tracks.push(Track {
+                    name: t.name.clone(),
+                    owner: t.owner.clone(),
+                    points: pts.into_iter().flatten().collect(),
+                });
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let n = self.sites.len();
+        // Neighbours in edge-authoring order, so move order is stable and readable.
+        let mut adjacency: Vec<Vec<SiteId>> = vec![Vec::new(); n];
+        for &(a, b) in &edges {
+            adjacency[a as usize].push(b);
+            adjacency[b as usize].push(a);
+        }
+        let mut leap_lists: Vec<Vec<(SiteId, SiteId)>> = vec![Vec::new(); n];
+        for line in &lines {
+            for w in line.points.windows(3) {
+                leap_lists[w[0] as usize].push((w[1], w[2]));
+                leap_lists[w[2] as usize].push((w[1], w[0]));
+            }
+        }
+        let (neighbour_start, neighbours) = flatten(adjacency);
+        let (leap_start, leaps) = flatten(leap_lists);
+        Ok(Board {
+            names: self.sites.iter().map(|s| s.id.clone()).collect(),
+            index,
+            at: self.sites.iter().map(|s| s.at).collect(),
+            offboard: self.sites.iter().map(|s| s.offboard).collect(),
+            tags: self.sites.iter().map(|s| s.tags.clone()).collect(),
+            owner: self.sites.iter().map(|s| s.owner.clone()).collect(),
+            edges,
+            neighbour_start,
+            neighbours,
+            leap_start,
+            leaps,
+            lines,
+            tracks,
+        })
+    }
+}
+
+fn flatten<T: Copy>(lists: Vec<Vec<T>>) -> (Vec<u32>, Vec<T>) {
+    let mut start = Vec::with_capacity(lists.len() + 1);
+    let mut flat = Vec::new();
+    for l in lists {
+        start.push(flat.len() as u32);
+        flat.extend(l);
+    }
+    start.push(flat.len() as u32);
+    (start, flat)
+}
+
+/// The candidate nearest to `name` by edit distance, if it is near enough to be a likely typo.
+pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1);
+    candidates.map(|c| (edit_distance(name, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, &cb) in b.iter().enumerate() {
+            let cost = usize::from(!ca.eq_ignore_ascii_case(&cb));
+            cur.push((prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(id: &str) -> SiteSpec {
+        SiteSpec { id: id.into(), at: (0.0, 0.0), tags: vec![], owner: None, offboard: false, origin: 0 }
+    }
+    fn edge(a: &str, b: &str) -> EdgeSpec {
+        EdgeSpec { a: a.into(), b: b.into(), origin: 0 }
+    }
+
+    #[test]
+    fn leaps_follow_lines_both_ways() {
+        let spec = BoardSpec {
+            sites: vec![site("a"), site("b"), site("c")],
+            edges: vec![edge("a", "b"), edge("b", "c")],
+            lines: vec![PathSpec { name: "l".into(), points: vec!["a".into(), "b".into(), "c".into()], owner: None, origin: 0 }],
+            tracks: vec![],
+        };
+        let board = spec.compile().unwrap();
+        let (a, b, c) = (board.site("a").unwrap(), board.site("b").unwrap(), board.site("c").unwrap());
+        assert_eq!(board.leaps(a), &[(b, c)]);
+        assert_eq!(board.leaps(c), &[(b, a)]);
+        assert!(board.leaps(b).is_empty());
+        assert_eq!(board.neighbours(b), &[a, c]);
+    }
+
+    #[test]
+    fn line_through_non_adjacent_points_is_rejected() {
+        let spec = BoardSpec {
+            sites: vec![site("a"), site("b"), site("c")],
+            edges: vec![edge("a", "b")],
+            lines: vec![PathSpec { name: "l".into(), points: vec!["a".into(), "b".into(), "c".into()], owner: None, origin: 7 }],
+            tracks: vec![],
+        };
+        let errs = spec.compile().unwrap_err();
+        assert_eq!(errs.len(), 1);
+        assert_eq!(errs[0].origin, 7);
+        assert!(errs[0].message.contains("`b` and `c` are not joined"), "{}", errs[0].message);
+    }
+
+    #[test]
+    fn unknown_site_gets_a_suggestion() {
+        let spec = BoardSpec { sites: vec![site("M1")], edges: vec![edge("M1", "M2")], ..Default::default() };
+        let errs = spec.compile().unwrap_err();
+        assert_eq!(errs[0].hint.as_deref(), Some("did you mean `M1`?"));
+    }
+}

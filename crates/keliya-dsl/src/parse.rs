@@ -1,0 +1,326 @@
+use pest::iterators::Pair;
+use pest::Parser;
+
+use crate::ast::*;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "keliya.pest"]
+struct KeliyaParser;
+
+/// A syntax error, with the byte range it concerns (relative to the DSL text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DslError {
+    pub span: Span,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+/// Longest DSL text accepted, and deepest nesting: bounds against hostile input.
+pub const MAX_SOURCE_LEN: usize = 64 * 1024;
+pub const MAX_DEPTH: usize = 64;
+
+pub fn parse_program(src: &str) -> Result<Vec<Stmt>, DslError> {
+    let pair = parse_rule(Rule::program, src)?;
+    let mut out = Vec::new();
+    for p in pair.into_inner() {
+        if p.as_rule() != Rule::EOI {
+            out.push(statement(p, 0)?);
+        }
+    }
+    Ok(out)
+}
+
+pub fn parse_expression(src: &str) -> Result<Expr, DslError> {
+    let pair = parse_rule(Rule::expression, src)?;
+    let inner = pair.into_inner().next().expect("grammar: expression holds expr");
+    expr(inner, 0)
+}
+
+fn parse_rule(rule: Rule, src: &str) -> Result<Pair<'_, Rule>, DslError> {
+    if src.len() > MAX_SOURCE_LEN {
+        return Err(DslError {
+            span: Span { start: 0, end: 0 },
+            message: format!("rule text is {} bytes; at most {MAX_SOURCE_LEN} are accepted", src.len()),
+            hint: None,
+        });
+    }
+    if let Some(at) = nesting_too_deep(src) {
+        return Err(DslError {
+            span: Span { start: at, end: at + 1 },
+            message: format!("nesting deeper than {MAX_DEPTH} levels"),
+            hint: Some("split the rule into smaller rules".into()),
+        });
+    }
+    // Bounds the parser's work on pathological input; a normal rule needs far fewer calls.
+    pest::set_call_limit(std::num::NonZeroUsize::new(5_000_000));
+    let result = KeliyaParser::parse(rule, src);
+    pest::set_call_limit(None);
+    match result {
+        Ok(mut pairs) => Ok(pairs.next().expect("grammar: entry rule matched")),
+        Err(e) => Err(convert_error(e, src)),
+    }
+}
+
+fn nesting_too_deep(src: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in src.char_indices() {
+        match c {
+            '(' | '{' | '[' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn convert_error(e: pest::error::Error<Rule>, src: &str) -> DslError {
+    let (start, end) = match e.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((a, b)) => (a, b),
+    };
+    let (message, hint) = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut expected: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            expected.sort_unstable();
+            expected.dedup();
+            // The atoms of an expression listed one by one read badly; say what they add up to.
+            if expected.contains(&"a number") && expected.contains(&"a name") {
+                expected.retain(|e| !matches!(*e, "a number" | "a name" | "a site (`@name`)" | "`true` or `false`"));
+                expected.insert(0, "an expression");
+            }
+            let found = match src[start..].chars().next() {
+                None => "the end of the text".to_string(),
+                Some(_) => {
+                    let word: String = src[start..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+                    format!("`{word}`")
+                }
+            };
+            let message = if expected.is_empty() {
+                format!("unexpected {found}")
+            } else {
+                format!("expected {}, found {found}", join_or(&expected))
+            };
+            let hint = if src[start..].starts_with('=') && !src[start..].starts_with("==") {
+                Some("comparison is written `==`".to_string())
+            } else if src[..start].matches('{').count() > src[..start].matches('}').count() && start == src.len() {
+                Some("a `{` is not closed".to_string())
+            } else {
+                None
+            };
+            (message, hint)
+        }
+        pest::error::ErrorVariant::CustomError { message } => (message.clone(), None),
+    };
+    DslError { span: Span { start, end: end.max(start) }, message, hint }
+}
+
+fn join_or(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+fn describe(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::expr | Rule::primary => "an expression",
+        Rule::statement | Rule::choose_stmt | Rule::for_stmt | Rule::if_stmt | Rule::while_stmt | Rule::let_stmt => {
+            "a statement"
+        }
+        Rule::assign_stmt | Rule::call_stmt | Rule::call => "a statement",
+        Rule::block => "`{`",
+        Rule::ident | Rule::place_ref | Rule::binding => "a name",
+        Rule::int => "a number",
+        Rule::site => "a site (`@name`)",
+        Rule::boolean => "`true` or `false`",
+        Rule::assign_op => "`=`, `+=` or `-=`",
+        Rule::where_clause | Rule::kw_where => "`where`",
+        Rule::kw_in => "`in`",
+        Rule::kw_else => "`else`",
+        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => "an operator",
+        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem => "an operator",
+        Rule::EOI => "the end of the text",
+        _ => return None,
+    })
+}
+
+fn span_of(p: &Pair<'_, Rule>) -> Span {
+    let s = p.as_span();
+    Span { start: s.start(), end: s.end() }
+}
+
+fn ident(p: Pair<'_, Rule>) -> Ident {
+    Ident { name: p.as_str().to_string(), span: span_of(&p) }
+}
+
+fn block(p: Pair<'_, Rule>, depth: usize) -> Result<Vec<Stmt>, DslError> {
+    p.into_inner().map(|s| statement(s, depth + 1)).collect()
+}
+
+fn statement(p: Pair<'_, Rule>, depth: usize) -> Result<Stmt, DslError> {
+    let span = span_of(&p);
+    let rule = p.as_rule();
+    let mut inner = p.into_inner().filter(|q| !is_keyword(q.as_rule()));
+    let kind = match rule {
+        Rule::choose_stmt | Rule::for_stmt => {
+            let vars: Vec<Ident> = inner.next().expect("binding").into_inner().map(ident).collect();
+            let domain = expr(inner.next().expect("domain"), depth)?;
+            let mut filter = None;
+            let mut body = Vec::new();
+            for q in inner {
+                match q.as_rule() {
+                    Rule::where_clause => {
+                        let e = q.into_inner().find(|x| x.as_rule() == Rule::expr).expect("where expr");
+                        filter = Some(expr(e, depth)?);
+                    }
+                    _ => body = block(q, depth)?,
+                }
+            }
+            if rule == Rule::choose_stmt {
+                StmtKind::Choose { vars, domain, filter, body }
+            } else {
+                StmtKind::For { vars, domain, filter, body }
+            }
+        }
+        Rule::if_stmt => {
+            let cond = expr(inner.next().expect("cond"), depth)?;
+            let then = block(inner.next().expect("then"), depth)?;
+            let otherwise = match inner.next() {
+                None => Vec::new(),
+                Some(q) if q.as_rule() == Rule::if_stmt => vec![statement(q, depth + 1)?],
+                Some(q) => block(q, depth)?,
+            };
+            StmtKind::If { cond, then, otherwise }
+        }
+        Rule::while_stmt => {
+            let cond = expr(inner.next().expect("cond"), depth)?;
+            StmtKind::While { cond, body: block(inner.next().expect("body"), depth)? }
+        }
+        Rule::let_stmt => {
+            let name = ident(inner.next().expect("name"));
+            StmtKind::Let { name, value: expr(inner.next().expect("value"), depth)? }
+        }
+        Rule::assign_stmt => {
+            let mut place = inner.next().expect("place").into_inner();
+            let target = ident(place.next().expect("target"));
+            let index = place.next().map(|e| expr(e, depth)).transpose()?;
+            let op = match inner.next().expect("op").as_str() {
+                "+=" => AssignOp::Add,
+                "-=" => AssignOp::Sub,
+                _ => AssignOp::Set,
+            };
+            StmtKind::Assign { target, index, op, value: expr(inner.next().expect("value"), depth)? }
+        }
+        Rule::call_stmt => {
+            let call = inner.next().expect("call");
+            let mut parts = call.into_inner();
+            let name = ident(parts.next().expect("name"));
+            let args = parts.map(|a| expr(a, depth)).collect::<Result<_, _>>()?;
+            StmtKind::Call { name, args }
+        }
+        other => unreachable!("grammar: unexpected statement rule {other:?}"),
+    };
+    Ok(Stmt { kind, span })
+}
+
+fn is_keyword(r: Rule) -> bool {
+    matches!(
+        r,
+        Rule::kw_choose | Rule::kw_for | Rule::kw_in | Rule::kw_if | Rule::kw_else | Rule::kw_while | Rule::kw_let
+    )
+}
+
+/// Precedence climbing over the flat `prefix* primary (infix prefix* primary)*` sequence.
+fn expr(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
+    let items: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+    let mut pos = 0;
+    climb(&items, &mut pos, 0, depth)
+}
+
+fn binop(r: Rule) -> Option<BinOp> {
+    Some(match r {
+        Rule::or => BinOp::Or,
+        Rule::and => BinOp::And,
+        Rule::eq => BinOp::Eq,
+        Rule::ne => BinOp::Ne,
+        Rule::le => BinOp::Le,
+        Rule::ge => BinOp::Ge,
+        Rule::lt => BinOp::Lt,
+        Rule::gt => BinOp::Gt,
+        Rule::add => BinOp::Add,
+        Rule::sub => BinOp::Sub,
+        Rule::mul => BinOp::Mul,
+        Rule::div => BinOp::Div,
+        Rule::rem => BinOp::Rem,
+        _ => return None,
+    })
+}
+
+fn climb(items: &[Pair<'_, Rule>], pos: &mut usize, min_prec: u8, depth: usize) -> Result<Expr, DslError> {
+    let mut left = unary(items, pos, depth)?;
+    while let Some(op) = items.get(*pos).and_then(|p| binop(p.as_rule())) {
+        let prec = op.precedence();
+        if prec < min_prec {
+            break;
+        }
+        *pos += 1;
+        let right = climb(items, pos, prec + 1, depth)?;
+        let span = Span { start: left.span.start, end: right.span.end };
+        left = Expr { kind: ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span };
+    }
+    Ok(left)
+}
+
+fn unary(items: &[Pair<'_, Rule>], pos: &mut usize, depth: usize) -> Result<Expr, DslError> {
+    let p = &items[*pos];
+    *pos += 1;
+    let op = match p.as_rule() {
+        Rule::not => UnOp::Not,
+        Rule::neg => UnOp::Neg,
+        _ => return primary(p.clone(), depth),
+    };
+    let start = span_of(p).start;
+    // `not` binds looser than comparison (`not a == b` is `not (a == b)`); `-` binds tightest.
+    let operand = if op == UnOp::Not { climb(items, pos, 3, depth)? } else { unary(items, pos, depth)? };
+    let span = Span { start, end: operand.span.end };
+    Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
+}
+
+fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
+    let span = span_of(&p);
+    let kind = match p.as_rule() {
+        Rule::int => match p.as_str().parse::<i64>() {
+            Ok(v) if v <= i32::MAX as i64 => ExprKind::Int(v),
+            _ => {
+                return Err(DslError {
+                    span,
+                    message: format!("number `{}` is too large", p.as_str()),
+                    hint: Some(format!("numbers go up to {}", i32::MAX)),
+                });
+            }
+        },
+        Rule::boolean => ExprKind::Bool(p.as_str() == "true"),
+        Rule::site => ExprKind::Site(p.as_str()[1..].to_string()),
+        Rule::ident => ExprKind::Name(p.as_str().to_string()),
+        Rule::call => {
+            let mut parts = p.into_inner();
+            let name = ident(parts.next().expect("name"));
+            let args = parts.map(|a| expr(a, depth + 1)).collect::<Result<_, _>>()?;
+            ExprKind::Call { name, args }
+        }
+        Rule::index => {
+            let mut parts = p.into_inner();
+            let name = ident(parts.next().expect("name"));
+            ExprKind::Index { name, index: Box::new(expr(parts.next().expect("index"), depth + 1)?) }
+        }
+        Rule::expr => return expr(p, depth + 1),
+        other => unreachable!("grammar: unexpected primary {other:?}"),
+    };
+    Ok(Expr { kind, span })
+}

@@ -1,0 +1,72 @@
+use crate::*;
+
+fn roundtrip(src: &str) {
+    let ast = parse_program(src).unwrap_or_else(|e| panic!("{src}: {e:?}"));
+    let printed = print::program_to_string(&ast);
+    let again = parse_program(&printed).unwrap_or_else(|e| panic!("{printed}: {e:?}"));
+    assert!(ast.same_shape(&again), "{src}\n--\n{printed}");
+    assert_eq!(printed, print::program_to_string(&again));
+}
+
+#[test]
+fn statements_round_trip_through_the_printer() {
+    roundtrip("choose to in sites() where empty(to) { move(hunter, hand(mover), to) }");
+    roundtrip("choose from in sites_with(hunter) { choose over, to in leaps(from) where has(over, prey) and empty(to) { capture(prey, over) captures[mover] += 1 } }");
+    roundtrip("let n = 3; while n > 0 { n -= 1 } if n == 0 { again() } else if n < 0 { pass() } else { x = 2 }");
+    roundtrip("for s in sites() where not empty(s) or count(s) >= 4 - 1 * 2 { remove(prey, @1A) }");
+}
+
+#[test]
+fn precedence_is_conventional() {
+    let e = parse_expression("1 + 2 * 3 == 7 and not false or x").unwrap();
+    assert_eq!(e.to_string(), "1 + 2 * 3 == 7 and not false or x");
+    let e = parse_expression("(1 + 2) * 3").unwrap();
+    assert_eq!(e.to_string(), "(1 + 2) * 3");
+    let e = parse_expression("a - (b - c)").unwrap();
+    assert_eq!(e.to_string(), "a - (b - c)");
+    let e = parse_expression("not (a and b)").unwrap();
+    assert_eq!(e.to_string(), "not (a and b)");
+}
+
+#[test]
+fn spans_point_into_the_text() {
+    let src = "count(@A) >= limit";
+    let e = parse_expression(src).unwrap();
+    let ExprKind::Binary { right, .. } = &e.kind else { panic!() };
+    assert_eq!(&src[right.span.start..right.span.end], "limit");
+}
+
+#[test]
+fn errors_carry_offsets_and_readable_expectations() {
+    let err = parse_expression("count(@A) >= ").unwrap_err();
+    assert_eq!(err.span.start, 13);
+    assert!(err.message.contains("expected an expression"), "{}", err.message);
+    let err = parse_program("if x = 1 { pass() }").unwrap_err();
+    assert_eq!(err.span.start, 5);
+    assert_eq!(err.hint.as_deref(), Some("comparison is written `==`"));
+    let err = parse_program("choose s sites() { }").unwrap_err();
+    assert!(err.message.contains("`in`"), "{}", err.message);
+}
+
+#[test]
+fn hostile_input_is_bounded() {
+    let deep = "(".repeat(10_000) + "1" + &")".repeat(10_000);
+    assert!(parse_expression(&deep).unwrap_err().message.contains("nesting"));
+    let long = "1 + ".repeat(20_000) + "1";
+    assert!(parse_expression(&long).is_err());
+    assert!(parse_expression("99999999999999999999").unwrap_err().message.contains("too large"));
+}
+
+#[test]
+fn keywords_are_not_names() {
+    assert!(parse_expression("in").is_err());
+    assert!(parse_expression("index").is_ok());
+    assert!(parse_expression("notable").is_ok());
+}
+
+#[test]
+fn the_embedded_grammar_is_the_one_in_grammar_folder() {
+    let embedded = include_str!("keliya.pest");
+    let shared = include_str!("../../../grammar/keliya.pest");
+    assert_eq!(embedded, shared);
+}
