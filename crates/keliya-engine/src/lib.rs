@@ -1,0 +1,138 @@
+//! The generic interpreter.
+//!
+//! A [`Game`] is a ruleset compiled to flat data: the board as arrays, names resolved to indices, and every DSL
+//! text lowered to the small IR in [`ir`]. The engine answers the questions every player and tool asks:
+//! [`Game::initial_state`], [`Game::legal_moves`], [`Game::chance_outcomes`], [`Game::apply`] and the outcome
+//! in [`State::result`].
+//!
+//! Architecture invariants: the engine knows primitives (sites, pieces, choices, effects), never a game; it does
+//! no I/O and no parsing; its hot types carry no serde.
+
+pub mod ir;
+mod interp;
+mod state;
+
+pub use interp::{Choice, EngineError, Move, PASS_RULE};
+pub use ir::*;
+pub use state::{CapKind, Outcome, Reason, State};
+
+use keliya_board::{Board, SiteId};
+
+pub type PlayerId = u8;
+pub type PieceId = u8;
+
+#[derive(Clone, Debug)]
+pub struct PlayerDef {
+    pub name: String,
+    pub display: String,
+}
+
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    pub name: String,
+    pub display: String,
+    pub owner: Option<PlayerId>,
+}
+
+/// A variable: one value for the game, or one per player.
+#[derive(Clone, Debug)]
+pub struct VarDef {
+    pub name: String,
+    pub per_player: bool,
+    pub initial: i64,
+}
+
+#[derive(Clone, Debug)]
+pub struct RuleDef {
+    pub name: String,
+    /// The player who may use this rule; `None` for every player.
+    pub player: Option<PlayerId>,
+    pub when: Option<Expr>,
+    pub body: Vec<Stmt>,
+    /// How a move made by this rule is written, e.g. `{from}-{to}`; `None` gives `rule v1 v2`.
+    pub notation: Option<String>,
+    pub locals: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct EndDef {
+    pub name: String,
+    pub when: Expr,
+    /// `None` is a draw.
+    pub winner: Option<Expr>,
+}
+
+/// One row of a throw table: how many shells land mouth up, what the throw is worth and what it is called.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ThrowRow {
+    pub name: String,
+    pub value: i64,
+    pub probability: f64,
+    /// The thrower throws again after using (or losing) this throw.
+    pub again: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Caps {
+    /// Turns in all; the game is a draw when reached.
+    pub max_turns: Option<u32>,
+    /// Consecutive turns without a capture.
+    pub no_capture_turns: Option<u32>,
+    /// The same position (pieces, variables, player to move) for this many times.
+    pub repetition: Option<u32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub name: String,
+    pub board: Board,
+    pub players: Vec<PlayerDef>,
+    pub pieces: Vec<PieceDef>,
+    pub vars: Vec<VarDef>,
+    /// Counts per (site, piece) at the start.
+    pub setup: Vec<u16>,
+    pub turn_order: Vec<PlayerId>,
+    pub rules: Vec<RuleDef>,
+    pub ends: Vec<EndDef>,
+    pub throws: Option<Vec<ThrowRow>>,
+    pub caps: Caps,
+    /// The off-board site tagged `hand` owned by each player.
+    pub hands: Vec<Option<SiteId>>,
+    /// Names of `choose` variables, by choice-point id (for notation).
+    pub choice_names: Vec<Vec<String>>,
+    /// Most loop iterations one move may take before it is an error.
+    pub max_steps_per_move: u32,
+}
+
+impl Game {
+    pub fn piece_count(&self) -> usize {
+        self.pieces.len()
+    }
+    pub fn player(&self, name: &str) -> Option<PlayerId> {
+        self.players.iter().position(|p| p.name == name).map(|i| i as PlayerId)
+    }
+    pub fn piece(&self, name: &str) -> Option<PieceId> {
+        self.pieces.iter().position(|p| p.name == name).map(|i| i as PieceId)
+    }
+    pub fn var(&self, name: &str) -> Option<usize> {
+        self.vars.iter().position(|v| v.name == name)
+    }
+    /// Slot of variable `var` for `player` in [`State::vars`].
+    pub fn var_slot(&self, var: usize, player: Option<PlayerId>) -> usize {
+        let mut slot = 0;
+        for v in &self.vars[..var] {
+            slot += if v.per_player { self.players.len() } else { 1 };
+        }
+        slot + player.map_or(0, |p| p as usize)
+    }
+    pub fn var_slots(&self) -> usize {
+        self.var_slot(self.vars.len(), None)
+    }
+    pub fn next_player(&self, p: PlayerId) -> PlayerId {
+        let i = self.turn_order.iter().position(|&q| q == p).unwrap_or(0);
+        self.turn_order[(i + 1) % self.turn_order.len()]
+    }
+}
+
+#[cfg(test)]
+mod tests;

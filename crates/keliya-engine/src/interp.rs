@@ -1,0 +1,662 @@
+//! Running rules: legal moves by exploring choice points, applying a move, and what follows a move
+//! (next player, end conditions, caps).
+
+use keliya_board::SiteId;
+
+use crate::ir::*;
+use crate::state::{CapKind, Outcome, Reason, State};
+use crate::{Game, ThrowRow};
+
+/// Rule index used for the forced pass of a player with no legal move.
+pub const PASS_RULE: u16 = u16::MAX;
+
+/// One decision at a `choose`: the choice point's id and the chosen values (one or two).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Choice {
+    pub point: u16,
+    pub values: [Value; 2],
+}
+
+/// A complete move: the rule it uses and one choice per choice point it passed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub rule: u16,
+    pub choices: Vec<Choice>,
+}
+
+impl Move {
+    pub fn pass() -> Move {
+        Move { rule: PASS_RULE, choices: Vec::new() }
+    }
+    pub fn is_pass(&self) -> bool {
+        self.rule == PASS_RULE
+    }
+}
+
+/// A problem found while running rules: a rule did something impossible (took a piece from an empty site,
+/// looped without end). `at` indexes the rules crate's span table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineError {
+    pub rule: String,
+    pub at: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "rule `{}`: {}", self.rule, self.message)
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+enum Flow {
+    Done,
+    /// Stopped at a choice point whose options were not given: these are the options.
+    Suspend(u16, Vec<[Value; 2]>),
+}
+
+struct Run<'a> {
+    game: &'a Game,
+    rule: u16,
+    prefix: &'a [Choice],
+    next: usize,
+    locals: Vec<Value>,
+    again: bool,
+    captured: bool,
+    result: Option<Outcome>,
+    steps: u32,
+}
+
+impl Game {
+    pub fn initial_state(&self) -> State {
+        let mut st = State {
+            counts: self.setup.clone(),
+            vars: Vec::with_capacity(self.var_slots()),
+            to_move: self.turn_order[0],
+            throw: None,
+            chance_due: false,
+            ply: 0,
+            turn: 0,
+            quiet_turns: 0,
+            captures: 0,
+            history: Vec::new(),
+            result: None,
+        };
+        for v in &self.vars {
+            let n = if v.per_player { self.players.len() } else { 1 };
+            st.vars.extend(std::iter::repeat_n(v.initial, n));
+        }
+        // An initial position that is already decided (a test position, say) reports it at once.
+        let _ = self.begin_turn(&mut st);
+        st
+    }
+
+    /// Every outcome of the throw that is due, with its probability; empty when no throw is due.
+    pub fn chance_outcomes(&self, st: &State) -> Vec<(u8, f64)> {
+        match (&self.throws, st.chance_due && st.result.is_none()) {
+            (Some(rows), true) => rows.iter().enumerate().map(|(i, r)| (i as u8, r.probability)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn apply_chance(&self, st: &State, outcome: u8) -> State {
+        let mut next = st.clone();
+        next.throw = Some(outcome);
+        next.chance_due = false;
+        next
+    }
+
+    /// All legal moves of the player to move. A player with no move gets the single move `pass`.
+    /// Empty when the game is over or a throw is due.
+    pub fn legal_moves(&self, st: &State) -> Result<Vec<Move>, EngineError> {
+        if st.result.is_some() || st.chance_due {
+            return Ok(Vec::new());
+        }
+        let mut moves = self.real_moves(st)?;
+        if moves.is_empty() {
+            moves.push(Move::pass());
+        }
+        Ok(moves)
+    }
+
+    fn real_moves(&self, st: &State) -> Result<Vec<Move>, EngineError> {
+        let mut moves = Vec::new();
+        let mut prefix = Vec::new();
+        for (i, rule) in self.rules.iter().enumerate() {
+            if rule.player.is_some_and(|p| p != st.to_move) {
+                continue;
+            }
+            if let Some(when) = &rule.when {
+                let run = Run::new(self, i as u16, &[]);
+                if !run.eval(st, when)?.truthy() {
+                    continue;
+                }
+            }
+            self.explore(st, i as u16, &mut prefix, &mut moves)?;
+        }
+        Ok(moves)
+    }
+
+    /// Depth-first over choice points: run the rule with the choices made so far; where it stops at a new
+    /// choice point, try each option in turn.
+    fn explore(&self, st: &State, rule: u16, prefix: &mut Vec<Choice>, out: &mut Vec<Move>) -> Result<(), EngineError> {
+        let mut scratch = st.clone();
+        let mut run = Run::new(self, rule, prefix);
+        match run.exec_rule(&mut scratch)? {
+            Flow::Done => out.push(Move { rule, choices: prefix.clone() }),
+            Flow::Suspend(point, options) => {
+                for values in options {
+                    prefix.push(Choice { point, values });
+                    self.explore(st, rule, prefix, out)?;
+                    prefix.pop();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
+    pub fn apply(&self, st: &State, mv: &Move) -> Result<State, EngineError> {
+        let mut next = st.clone();
+        let illegal = |message: String| EngineError { rule: self.rule_name(mv.rule).to_string(), at: 0, message };
+        if st.result.is_some() {
+            return Err(illegal("the game is over".into()));
+        }
+        if st.chance_due {
+            return Err(illegal("a throw is due before the next move".into()));
+        }
+        let (again, captured, result) = if mv.is_pass() {
+            if !self.real_moves(st)?.is_empty() {
+                return Err(illegal("a player may pass only when no other move is legal".into()));
+            }
+            let again = st.throw.is_some_and(|t| self.throw_row(t).again);
+            (again, false, None)
+        } else {
+            let Some(rule) = self.rules.get(mv.rule as usize) else {
+                return Err(illegal(format!("no rule number {}", mv.rule)));
+            };
+            if rule.player.is_some_and(|p| p != st.to_move) {
+                return Err(illegal("this rule is not for the player to move".into()));
+            }
+            let mut run = Run::new(self, mv.rule, &mv.choices);
+            if let Some(when) = &rule.when {
+                if !run.eval(st, when)?.truthy() {
+                    return Err(illegal("the rule's condition does not hold".into()));
+                }
+            }
+            match run.exec_rule(&mut next)? {
+                Flow::Done if run.next == mv.choices.len() => {}
+                _ => return Err(illegal("the move's choices do not match the rule".into())),
+            }
+            let again = run.again || st.throw.is_some_and(|t| self.throw_row(t).again);
+            (again, run.captured, run.result)
+        };
+        next.ply += 1;
+        next.throw = None;
+        if captured {
+            next.quiet_turns = 0;
+            next.history.clear();
+        }
+        if let Some(outcome) = result {
+            next.result = Some(outcome);
+            return Ok(next);
+        }
+        if !again {
+            next.to_move = self.next_player(st.to_move);
+            next.turn += 1;
+            if !captured {
+                next.quiet_turns += 1;
+            }
+        }
+        self.begin_turn(&mut next)?;
+        Ok(next)
+    }
+
+    fn throw_row(&self, t: u8) -> &ThrowRow {
+        &self.throws.as_ref().expect("a throw is recorded only when the game has throws")[t as usize]
+    }
+
+    pub fn rule_name(&self, rule: u16) -> &str {
+        if rule == PASS_RULE { "pass" } else { self.rules.get(rule as usize).map_or("?", |r| r.name.as_str()) }
+    }
+
+    /// Settles the position a player is about to move in: end conditions first, then caps, then a due throw.
+    fn begin_turn(&self, st: &mut State) -> Result<(), EngineError> {
+        for (i, end) in self.ends.iter().enumerate() {
+            let run = Run::new(self, PASS_RULE, &[]);
+            if run.eval(st, &end.when)?.truthy() {
+                let winner = match &end.winner {
+                    None => None,
+                    Some(w) => match run.eval(st, w)? {
+                        Value::Player(p) => Some(p),
+                        _ => None,
+                    },
+                };
+                st.result = Some(Outcome { winner, reason: Reason::End(i as u16) });
+                return Ok(());
+            }
+        }
+        let cap = |kind| Some(Outcome { winner: None, reason: Reason::Cap(kind) });
+        if self.caps.max_turns.is_some_and(|m| st.turn >= m) {
+            st.result = cap(CapKind::MaxTurns);
+            return Ok(());
+        }
+        if self.caps.no_capture_turns.is_some_and(|m| st.quiet_turns >= m) {
+            st.result = cap(CapKind::NoCapture);
+            return Ok(());
+        }
+        if let Some(limit) = self.caps.repetition {
+            let h = st.position_hash();
+            let seen = st.history.iter().filter(|&&x| x == h).count() as u32 + 1;
+            st.history.push(h);
+            if seen >= limit {
+                st.result = cap(CapKind::Repetition);
+                return Ok(());
+            }
+        }
+        if self.throws.is_some() && st.throw.is_none() {
+            st.chance_due = true;
+        }
+        Ok(())
+    }
+
+    /// How a move is written: the rule's notation template, or the rule name and the chosen values.
+    pub fn notation(&self, mv: &Move) -> String {
+        if mv.is_pass() {
+            return "pass".into();
+        }
+        let rule = &self.rules[mv.rule as usize];
+        let mut named: Vec<(&str, Value)> = Vec::new();
+        for c in &mv.choices {
+            for (name, v) in self.choice_names[c.point as usize].iter().zip(c.values) {
+                named.push((name, v));
+            }
+        }
+        match &rule.notation {
+            Some(template) => {
+                let mut out = template.clone();
+                for (name, v) in named.iter().rev() {
+                    out = out.replace(&format!("{{{name}}}"), &self.value_text(*v));
+                }
+                out
+            }
+            None => {
+                let mut out = rule.name.clone();
+                for (_, v) in named {
+                    out.push(' ');
+                    out.push_str(&self.value_text(v));
+                }
+                out
+            }
+        }
+    }
+
+    pub fn value_text(&self, v: Value) -> String {
+        match v {
+            Value::None => "none".into(),
+            Value::Int(i) => i.to_string(),
+            Value::Bool(b) => b.to_string(),
+            Value::Site(s) => self.board.name(s).to_string(),
+            Value::Player(p) => self.players[p as usize].name.clone(),
+            Value::Piece(p) => self.pieces[p as usize].name.clone(),
+        }
+    }
+
+    /// Finds the legal move written as `text` (its notation, or `rule v1 v2`, ignoring case and spacing).
+    pub fn parse_move(&self, st: &State, text: &str) -> Result<Option<Move>, EngineError> {
+        let want = normalise(text);
+        let moves = self.legal_moves(st)?;
+        for mv in &moves {
+            if normalise(&self.notation(mv)) == want || normalise(&self.long_notation(mv)) == want {
+                return Ok(Some(mv.clone()));
+            }
+        }
+        Ok(None)
+    }
+
+    fn long_notation(&self, mv: &Move) -> String {
+        let mut out = self.rule_name(mv.rule).to_string();
+        for c in &mv.choices {
+            for (name, v) in self.choice_names[c.point as usize].iter().zip(c.values) {
+                let _ = name;
+                out.push(' ');
+                out.push_str(&self.value_text(v));
+            }
+        }
+        out
+    }
+}
+
+fn normalise(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+}
+
+impl<'a> Run<'a> {
+    fn new(game: &'a Game, rule: u16, prefix: &'a [Choice]) -> Self {
+        let locals = game.rules.get(rule as usize).map_or(0, |r| r.locals);
+        Run {
+            game,
+            rule,
+            prefix,
+            next: 0,
+            locals: vec![Value::None; locals],
+            again: false,
+            captured: false,
+            result: None,
+            steps: 0,
+        }
+    }
+
+    fn error(&self, at: usize, message: String) -> EngineError {
+        EngineError { rule: self.game.rule_name(self.rule).to_string(), at, message }
+    }
+
+    fn exec_rule(&mut self, st: &mut State) -> Result<Flow, EngineError> {
+        let body = &self.game.rules[self.rule as usize].body;
+        self.exec(st, body)
+    }
+
+    fn exec(&mut self, st: &mut State, stmts: &'a [Stmt]) -> Result<Flow, EngineError> {
+        for s in stmts {
+            if self.result.is_some() {
+                return Ok(Flow::Done);
+            }
+            if let Flow::Suspend(p, o) = self.stmt(st, s)? {
+                return Ok(Flow::Suspend(p, o));
+            }
+        }
+        Ok(Flow::Done)
+    }
+
+    fn stmt(&mut self, st: &mut State, s: &'a Stmt) -> Result<Flow, EngineError> {
+        match s {
+            Stmt::Choose { id, slots, domain, filter, body, at } => {
+                let options = self.options(st, slots, domain, filter.as_ref())?;
+                if self.next < self.prefix.len() {
+                    let choice = self.prefix[self.next];
+                    if choice.point != *id || !options.contains(&choice.values) {
+                        return Err(self.error(*at, "the move's choice is not one of the options here".into()));
+                    }
+                    self.next += 1;
+                    self.bind(slots, choice.values);
+                    self.exec(st, body)
+                } else {
+                    Ok(Flow::Suspend(*id, options))
+                }
+            }
+            Stmt::For { slots, domain, filter, body, at } => {
+                for values in self.options(st, slots, domain, filter.as_ref())? {
+                    self.tick(*at)?;
+                    self.bind(slots, values);
+                    if let Flow::Suspend(p, o) = self.exec(st, body)? {
+                        return Ok(Flow::Suspend(p, o));
+                    }
+                }
+                Ok(Flow::Done)
+            }
+            Stmt::If { cond, then, otherwise } => {
+                if self.eval(st, cond)?.truthy() {
+                    self.exec(st, then)
+                } else {
+                    self.exec(st, otherwise)
+                }
+            }
+            Stmt::While { cond, body, at } => {
+                while self.eval(st, cond)?.truthy() {
+                    self.tick(*at)?;
+                    if let Flow::Suspend(p, o) = self.exec(st, body)? {
+                        return Ok(Flow::Suspend(p, o));
+                    }
+                    if self.result.is_some() {
+                        break;
+                    }
+                }
+                Ok(Flow::Done)
+            }
+            Stmt::SetLocal { slot, op, value } => {
+                let v = self.eval(st, value)?;
+                let cur = self.locals[*slot as usize];
+                self.locals[*slot as usize] = combine(*op, cur, v);
+                Ok(Flow::Done)
+            }
+            Stmt::SetVar { var, player, op, value, at } => {
+                let p = match player {
+                    Some(e) => match self.eval(st, e)? {
+                        Value::Player(p) => Some(p),
+                        _ => return Err(self.error(*at, "a per-player variable needs a player".into())),
+                    },
+                    None => None,
+                };
+                let slot = self.game.var_slot(*var as usize, p);
+                let v = self.eval(st, value)?;
+                st.vars[slot] = combine(*op, Value::Int(st.vars[slot]), v).int();
+                Ok(Flow::Done)
+            }
+            Stmt::Effect { effect, args, at } => {
+                self.effect(st, *effect, args, *at)?;
+                Ok(Flow::Done)
+            }
+        }
+    }
+
+    fn tick(&mut self, at: usize) -> Result<(), EngineError> {
+        self.steps += 1;
+        if self.steps > self.game.max_steps_per_move {
+            return Err(self.error(at, format!("a move took more than {} loop steps", self.game.max_steps_per_move)));
+        }
+        Ok(())
+    }
+
+    fn bind(&mut self, slots: &[u16], values: [Value; 2]) {
+        for (slot, v) in slots.iter().zip(values) {
+            self.locals[*slot as usize] = v;
+        }
+    }
+
+    fn options(
+        &mut self,
+        st: &State,
+        slots: &[u16],
+        domain: &Domain,
+        filter: Option<&Expr>,
+    ) -> Result<Vec<[Value; 2]>, EngineError> {
+        let g = self.game;
+        let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, EngineError> {
+            Ok(match run.eval(st, e)? {
+                Value::Site(s) => Some(s),
+                _ => None,
+            })
+        };
+        let mut items: Vec<[Value; 2]> = Vec::new();
+        match domain {
+            Domain::Sites => items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None])),
+            Domain::SitesWith(piece) => {
+                if let Value::Piece(p) = self.eval(st, piece)? {
+                    items.extend(
+                        g.board.playing_sites().filter(|&s| st.count(g, s, p) > 0).map(|s| [Value::Site(s), Value::None]),
+                    );
+                }
+            }
+            Domain::Neighbours(e) => {
+                if let Some(s) = site_arg(self, e)? {
+                    items.extend(g.board.neighbours(s).iter().map(|&n| [Value::Site(n), Value::None]));
+                }
+            }
+            Domain::Leaps(e) => {
+                if let Some(s) = site_arg(self, e)? {
+                    items.extend(g.board.leaps(s).iter().map(|&(o, l)| [Value::Site(o), Value::Site(l)]));
+                }
+            }
+            Domain::Range(a, b) => {
+                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            Domain::Track(t) => {
+                items.extend(g.board.tracks[*t as usize].points.iter().map(|&s| [Value::Site(s), Value::None]))
+            }
+        }
+        if let Some(f) = filter {
+            let mut kept = Vec::with_capacity(items.len());
+            for values in items {
+                self.bind(slots, values);
+                if self.eval(st, f)?.truthy() {
+                    kept.push(values);
+                }
+            }
+            items = kept;
+        }
+        Ok(items)
+    }
+
+    fn effect(&mut self, st: &mut State, effect: Effect, args: &[Expr], at: usize) -> Result<(), EngineError> {
+        let g = self.game;
+        let mut vals = [Value::None; 3];
+        for (slot, a) in vals.iter_mut().zip(args) {
+            *slot = self.eval(st, a)?;
+        }
+        let k = g.piece_count();
+        let cell = |piece: Value, site: Value| -> Option<usize> {
+            match (piece, site) {
+                (Value::Piece(p), Value::Site(s)) => Some(s as usize * k + p as usize),
+                _ => None,
+            }
+        };
+        let name = |v: Value| g.value_text(v);
+        match effect {
+            Effect::Place => {
+                let c = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "place needs a piece and a site".into()))?;
+                st.counts[c] = st.counts[c].checked_add(1).ok_or_else(|| self.error(at, "too many pieces".into()))?;
+            }
+            Effect::Remove | Effect::Capture => {
+                let c = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "needs a piece and a site".into()))?;
+                if st.counts[c] == 0 {
+                    return Err(self.error(at, format!("no {} on {} to remove", name(vals[0]), name(vals[1]))));
+                }
+                st.counts[c] -= 1;
+                if effect == Effect::Capture {
+                    self.captured = true;
+                    st.captures += 1;
+                }
+            }
+            Effect::Move => {
+                let from = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
+                let to = cell(vals[0], vals[2]).ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
+                if st.counts[from] == 0 {
+                    return Err(self.error(at, format!("no {} on {} to move", name(vals[0]), name(vals[1]))));
+                }
+                st.counts[from] -= 1;
+                st.counts[to] = st.counts[to].checked_add(1).ok_or_else(|| self.error(at, "too many pieces".into()))?;
+            }
+            Effect::SetCount => {
+                let c = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "set_count needs piece, site, n".into()))?;
+                let n = vals[2].int();
+                st.counts[c] =
+                    u16::try_from(n).map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
+            }
+            Effect::Again => self.again = true,
+            Effect::Win => {
+                let winner = match vals[0] {
+                    Value::Player(p) => Some(p),
+                    _ => return Err(self.error(at, "win needs a player".into())),
+                };
+                self.result = Some(Outcome { winner, reason: Reason::Rule(self.rule) });
+            }
+            Effect::Draw => self.result = Some(Outcome { winner: None, reason: Reason::Rule(self.rule) }),
+        }
+        Ok(())
+    }
+
+    fn eval(&self, st: &State, e: &Expr) -> Result<Value, EngineError> {
+        let g = self.game;
+        Ok(match e {
+            Expr::Const(v) => *v,
+            Expr::Local(slot) => self.locals[*slot as usize],
+            Expr::Var { slot } => Value::Int(st.vars[*slot as usize]),
+            Expr::VarOf { var, player } => match self.eval(st, player)? {
+                Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
+                _ => Value::None,
+            },
+            Expr::Ambient(a) => match a {
+                Ambient::Mover => Value::Player(st.to_move),
+                Ambient::Throw => st.throw.map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
+                Ambient::Stuck => Value::Bool(!st.chance_due && g.real_moves(st)?.is_empty()),
+                Ambient::Ply => Value::Int(st.ply as i64),
+                Ambient::Turn => Value::Int(st.turn as i64),
+            },
+            Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
+            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
+            Expr::Bin(op, a, b) => {
+                // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
+                match op {
+                    BinOp::And => return Ok(Value::Bool(self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy())),
+                    BinOp::Or => return Ok(Value::Bool(self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy())),
+                    _ => {}
+                }
+                let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
+                let (i, j) = (x.int(), y.int());
+                match op {
+                    BinOp::Eq => Value::Bool(x == y),
+                    BinOp::Ne => Value::Bool(x != y),
+                    BinOp::Le => Value::Bool(i <= j),
+                    BinOp::Ge => Value::Bool(i >= j),
+                    BinOp::Lt => Value::Bool(i < j),
+                    BinOp::Gt => Value::Bool(i > j),
+                    BinOp::Add => Value::Int(i.saturating_add(j)),
+                    BinOp::Sub => Value::Int(i.saturating_sub(j)),
+                    BinOp::Mul => Value::Int(i.saturating_mul(j)),
+                    // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
+                    BinOp::Div => Value::Int(i.checked_div(j).unwrap_or(0)),
+                    BinOp::Rem => Value::Int(i.checked_rem(j).unwrap_or(0)),
+                    BinOp::And | BinOp::Or => unreachable!("handled above"),
+                }
+            }
+            Expr::Call(f, args) => {
+                let mut v = [Value::None; 2];
+                for (slot, a) in v.iter_mut().zip(args) {
+                    *slot = self.eval(st, a)?;
+                }
+                match f {
+                    Func::Count => match (v[0], v[1]) {
+                        (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
+                        (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
+                        _ => Value::Int(0),
+                    },
+                    Func::Empty => match v[0] {
+                        Value::Site(s) => Value::Bool(st.site_total(g, s) == 0),
+                        _ => Value::Bool(false),
+                    },
+                    Func::Has => match (v[0], v[1]) {
+                        (Value::Site(s), Value::Piece(p)) => Value::Bool(st.count(g, s, p) > 0),
+                        _ => Value::Bool(false),
+                    },
+                    Func::Hand => match v[0] {
+                        Value::Player(p) => g.hands[p as usize].map_or(Value::None, Value::Site),
+                        _ => Value::None,
+                    },
+                    Func::NextPlayer => match v[0] {
+                        Value::Player(p) => Value::Player(g.next_player(p)),
+                        _ => Value::None,
+                    },
+                    Func::PieceOwner => match v[0] {
+                        Value::Piece(p) => g.pieces[p as usize].owner.map_or(Value::None, Value::Player),
+                        _ => Value::None,
+                    },
+                    Func::Min => Value::Int(v[0].int().min(v[1].int())),
+                    Func::Max => Value::Int(v[0].int().max(v[1].int())),
+                    Func::Abs => Value::Int(v[0].int().wrapping_abs()),
+                }
+            }
+        })
+    }
+}
+
+fn combine(op: AssignOp, cur: Value, v: Value) -> Value {
+    match op {
+        AssignOp::Set => v,
+        AssignOp::Add => Value::Int(cur.int().saturating_add(v.int())),
+        AssignOp::Sub => Value::Int(cur.int().saturating_sub(v.int())),
+    }
+}

@@ -1,0 +1,132 @@
+//! The compiled form of DSL text: names resolved to indices, types checked, parameters folded in.
+//! `at` fields index the span table the rules crate keeps, so runtime errors can point at source.
+
+use keliya_board::SiteId;
+
+use crate::{PieceId, PlayerId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    None,
+    Int(i64),
+    Bool(bool),
+    Site(SiteId),
+    Player(PlayerId),
+    Piece(PieceId),
+}
+
+impl Value {
+    pub fn int(self) -> i64 {
+        match self {
+            Value::Int(v) => v,
+            Value::Bool(b) => b as i64,
+            _ => 0,
+        }
+    }
+    pub fn truthy(self) -> bool {
+        matches!(self, Value::Bool(true)) || matches!(self, Value::Int(v) if v != 0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Le,
+    Ge,
+    Lt,
+    Gt,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+/// Functions that compute a value from the state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Func {
+    /// count(site) or count(site, piece)
+    Count,
+    Empty,
+    Has,
+    Hand,
+    NextPlayer,
+    Min,
+    Max,
+    Abs,
+    /// owner(piece): the player a piece kind belongs to
+    PieceOwner,
+}
+
+/// Values known only while a turn is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ambient {
+    Mover,
+    Throw,
+    /// The player to move has no legal move (only meaningful in end conditions).
+    Stuck,
+    Ply,
+    Turn,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(Value),
+    Local(u16),
+    Var { slot: u16 },
+    VarOf { var: u16, player: Box<Expr> },
+    Ambient(Ambient),
+    Not(Box<Expr>),
+    Neg(Box<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Call(Func, Vec<Expr>),
+}
+
+/// What a `choose` or `for` ranges over.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Domain {
+    /// Every on-board site.
+    Sites,
+    /// On-board sites holding at least one piece of the kind.
+    SitesWith(Expr),
+    Neighbours(Expr),
+    /// (over, land) pairs along straight lines.
+    Leaps(Expr),
+    /// Integers from..=to.
+    Range(Expr, Expr),
+    /// The points of a track, in order.
+    Track(u16),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Place,
+    Remove,
+    Move,
+    Capture,
+    SetCount,
+    Again,
+    Win,
+    Draw,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssignOp {
+    Set,
+    Add,
+    Sub,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    Choose { id: u16, slots: Vec<u16>, domain: Domain, filter: Option<Expr>, body: Vec<Stmt>, at: usize },
+    For { slots: Vec<u16>, domain: Domain, filter: Option<Expr>, body: Vec<Stmt>, at: usize },
+    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    While { cond: Expr, body: Vec<Stmt>, at: usize },
+    SetLocal { slot: u16, op: AssignOp, value: Expr },
+    SetVar { var: u16, player: Option<Expr>, op: AssignOp, value: Expr, at: usize },
+    Effect { effect: Effect, args: Vec<Expr>, at: usize },
+}

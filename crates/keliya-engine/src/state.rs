@@ -1,0 +1,89 @@
+use crate::{Game, PlayerId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CapKind {
+    MaxTurns,
+    NoCapture,
+    Repetition,
+}
+
+impl CapKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CapKind::MaxTurns => "max_turns",
+            CapKind::NoCapture => "no_capture_turns",
+            CapKind::Repetition => "repetition",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// An end condition of the ruleset, by index.
+    End(u16),
+    /// A `win(...)` or `draw()` effect in a rule, by rule index.
+    Rule(u16),
+    /// A documented cap ended the game.
+    Cap(CapKind),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// `None` is a draw.
+    pub winner: Option<PlayerId>,
+    pub reason: Reason,
+}
+
+/// A position and everything needed to continue from it. Cheap to clone; compared and hashed whole.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Pieces per (site, piece kind): `counts[site * kinds + kind]`.
+    pub counts: Vec<u16>,
+    pub vars: Vec<i64>,
+    pub to_move: PlayerId,
+    /// Index into the throw table of the throw being played, once thrown.
+    pub throw: Option<u8>,
+    /// A throw must be made before the next move.
+    pub chance_due: bool,
+    pub ply: u32,
+    pub turn: u32,
+    /// Turns since the last capture.
+    pub quiet_turns: u32,
+    /// Captures made in the game so far (for statistics).
+    pub captures: u32,
+    /// Position hashes since the last capture (for the repetition cap).
+    pub history: Vec<u64>,
+    pub result: Option<Outcome>,
+}
+
+impl State {
+    pub fn count(&self, game: &Game, site: u16, piece: u8) -> u16 {
+        self.counts[site as usize * game.piece_count() + piece as usize]
+    }
+    pub fn site_total(&self, game: &Game, site: u16) -> u32 {
+        let k = game.piece_count();
+        self.counts[site as usize * k..(site as usize + 1) * k].iter().map(|&c| c as u32).sum()
+    }
+    pub fn is_over(&self) -> bool {
+        self.result.is_some()
+    }
+
+    /// Hash of the position alone (not counters or history), stable across runs and platforms.
+    pub fn position_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |x: u64| {
+            h ^= x;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        };
+        for &c in &self.counts {
+            eat(c as u64);
+        }
+        for &v in &self.vars {
+            eat(v as u64);
+        }
+        eat(self.to_move as u64);
+        eat(self.throw.map_or(u64::MAX, |t| t as u64));
+        eat(self.chance_due as u64);
+        h
+    }
+}
