@@ -19,6 +19,11 @@ pub enum Generator {
 /// Generators are bounded so a hostile file cannot ask for millions of sites.
 pub const MAX_GENERATED: u32 = 4096;
 
+/// The most sites one generator may make.
+pub fn generate_limit() -> u32 {
+    MAX_GENERATED
+}
+
 impl Generator {
     pub fn site_count(&self) -> u64 {
         match *self {
@@ -33,9 +38,25 @@ impl Generator {
         if self.site_count() > MAX_GENERATED as u64 {
             return; // rejected by the caller's validation, which reports it with its location
         }
-        let site = |id: String, x: f64, y: f64| SiteSpec { id, at: (x, y), tags: vec![], owner: None, offboard: false, origin };
-        let edge = |a: &str, b: &str| EdgeSpec { a: a.into(), b: b.into(), origin };
-        let path = |name: String, points: Vec<String>| PathSpec { name, points, owner: None, origin };
+        let site = |id: String, x: f64, y: f64| SiteSpec {
+            id,
+            at: (x, y),
+            tags: vec![],
+            owner: None,
+            offboard: false,
+            origin,
+        };
+        let edge = |a: &str, b: &str| EdgeSpec {
+            a: a.into(),
+            b: b.into(),
+            origin,
+        };
+        let path = |name: String, points: Vec<String>| PathSpec {
+            name,
+            points,
+            owner: None,
+            origin,
+        };
         match self {
             Generator::Track { prefix, squares } => {
                 let names: Vec<String> = (1..=*squares).map(|i| format!("{prefix}{i}")).collect();
@@ -76,10 +97,16 @@ impl Generator {
                             spec.edges.push(edge(&name(r - 1, c), &name(r, c)));
                         }
                     }
-                    spec.lines.push(path(format!("row{r}"), (1..=*cols).map(|c| name(r, c)).collect()));
+                    spec.lines.push(path(
+                        format!("row{r}"),
+                        (1..=*cols).map(|c| name(r, c)).collect(),
+                    ));
                 }
                 for c in 1..=*cols {
-                    spec.lines.push(path(format!("col{c}"), (1..=*rows).map(|r| name(r, c)).collect()));
+                    spec.lines.push(path(
+                        format!("col{c}"),
+                        (1..=*rows).map(|r| name(r, c)).collect(),
+                    ));
                 }
             }
             Generator::Triangle { rays, levels } => {
@@ -88,8 +115,16 @@ impl Generator {
                 let half = (*rays as f64 - 1.0) / 2.0;
                 for l in 1..=*levels {
                     for r in 0..*rays {
-                        spec.sites.push(site(name(l, r), (r as f64 - half) * l as f64 / half.max(1.0), l as f64));
-                        let above = if l == 1 { "A".to_string() } else { name(l - 1, r) };
+                        spec.sites.push(site(
+                            name(l, r),
+                            (r as f64 - half) * l as f64 / half.max(1.0),
+                            l as f64,
+                        ));
+                        let above = if l == 1 {
+                            "A".to_string()
+                        } else {
+                            name(l - 1, r)
+                        };
                         spec.edges.push(edge(&above, &name(l, r)));
                         if r > 0 {
                             spec.edges.push(edge(&name(l, r - 1), &name(l, r)));
@@ -102,7 +137,10 @@ impl Generator {
                     spec.lines.push(path(format!("ray{r}"), pts));
                 }
                 for l in 1..=*levels {
-                    spec.lines.push(path(format!("level{l}"), (0..*rays).map(|r| name(l, r)).collect()));
+                    spec.lines.push(path(
+                        format!("level{l}"),
+                        (0..*rays).map(|r| name(l, r)).collect(),
+                    ));
                 }
             }
         }
@@ -115,7 +153,10 @@ mod tests {
 
     #[test]
     fn triangle_of_five_rays_and_four_levels_has_the_counts_of_the_21_point_board() {
-        let spec = BoardSpec::with_generated(&[(Generator::Triangle { rays: 5, levels: 4 }, 0)], BoardSpec::default());
+        let spec = BoardSpec::with_generated(
+            &[(Generator::Triangle { rays: 5, levels: 4 }, 0)],
+            BoardSpec::default(),
+        );
         let board = spec.compile().unwrap();
         assert_eq!(board.len(), 21);
         assert_eq!(board.edges.len(), 36);
@@ -125,7 +166,10 @@ mod tests {
 
     #[test]
     fn mancala_cycle_visits_every_hole_once() {
-        let spec = BoardSpec::with_generated(&[(Generator::Mancala { rows: 2, holes: 7 }, 0)], BoardSpec::default());
+        let spec = BoardSpec::with_generated(
+            &[(Generator::Mancala { rows: 2, holes: 7 }, 0)],
+            BoardSpec::default(),
+        );
         let board = spec.compile().unwrap();
         let cycle = &board.track("cycle").unwrap().points;
         assert_eq!(cycle.len(), 14);
@@ -135,7 +179,16 @@ mod tests {
     #[test]
     fn grid_and_track_sizes() {
         let spec = BoardSpec::with_generated(
-            &[(Generator::Grid { rows: 3, cols: 4 }, 0), (Generator::Track { prefix: "t".into(), squares: 5 }, 0)],
+            &[
+                (Generator::Grid { rows: 3, cols: 4 }, 0),
+                (
+                    Generator::Track {
+                        prefix: "t".into(),
+                        squares: 5,
+                    },
+                    0,
+                ),
+            ],
             BoardSpec::default(),
         );
         let board = spec.compile().unwrap();

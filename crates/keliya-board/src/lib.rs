@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use petgraph::graph::{NodeIndex, UnGraph};
 
-pub use generate::Generator;
+pub use generate::{Generator, generate_limit};
 
 /// Index of a site in a compiled [`Board`].
 pub type SiteId = u16;
@@ -66,7 +66,11 @@ pub struct BoardError {
 
 impl BoardError {
     fn new(origin: Origin, message: String, hint: Option<String>) -> Self {
-        BoardError { origin, message, hint }
+        BoardError {
+            origin,
+            message,
+            hint,
+        }
     }
 }
 
@@ -183,7 +187,10 @@ impl BoardSpec {
             let origin = self.sites[MAX_SITES].origin;
             return Err(vec![BoardError::new(
                 origin,
-                format!("a board may have at most {MAX_SITES} sites, this one has {}", self.sites.len()),
+                format!(
+                    "a board may have at most {MAX_SITES} sites, this one has {}",
+                    self.sites.len()
+                ),
                 None,
             )]);
         }
@@ -192,18 +199,27 @@ impl BoardSpec {
         for (i, site) in self.sites.iter().enumerate() {
             let id = i as SiteId;
             if index.insert(site.id.clone(), id).is_some() {
-                errors.push(BoardError::new(site.origin, format!("site `{}` is defined twice", site.id), None));
+                errors.push(BoardError::new(
+                    site.origin,
+                    format!("site `{}` is defined twice", site.id),
+                    None,
+                ));
             }
             graph.add_node(id);
         }
-        let lookup = |name: &str, origin: Origin, what: &str, errors: &mut Vec<BoardError>| -> Option<SiteId> {
+        let lookup = |name: &str,
+                      origin: Origin,
+                      what: &str,
+                      errors: &mut Vec<BoardError>|
+         -> Option<SiteId> {
             match index.get(name) {
                 Some(&s) => Some(s),
                 None => {
                     errors.push(BoardError::new(
                         origin,
                         format!("{what} names unknown site `{name}`"),
-                        closest(name, self.sites.iter().map(|s| s.id.as_str())).map(|c| format!("did you mean `{c}`?")),
+                        closest(name, self.sites.iter().map(|s| s.id.as_str()))
+                            .map(|c| format!("did you mean `{c}`?")),
                     ));
                     None
                 }
@@ -211,10 +227,17 @@ impl BoardSpec {
         };
         let mut edges = Vec::new();
         for e in &self.edges {
-            let (a, b) = (lookup(&e.a, e.origin, "edge", &mut errors), lookup(&e.b, e.origin, "edge", &mut errors));
+            let (a, b) = (
+                lookup(&e.a, e.origin, "edge", &mut errors),
+                lookup(&e.b, e.origin, "edge", &mut errors),
+            );
             let (Some(a), Some(b)) = (a, b) else { continue };
             if a == b {
-                errors.push(BoardError::new(e.origin, format!("edge joins `{}` to itself", e.a), None));
+                errors.push(BoardError::new(
+                    e.origin,
+                    format!("edge joins `{}` to itself", e.a),
+                    None,
+                ));
                 continue;
             }
             let (na, nb) = (NodeIndex::new(a as usize), NodeIndex::new(b as usize));
@@ -225,7 +248,9 @@ impl BoardSpec {
                 errors.push(BoardError::new(
                     e.origin,
                     format!("edge `{}-{}` touches an off-board site", e.a, e.b),
-                    Some("off-board places (hand, store) are reached by rules, not by edges".into()),
+                    Some(
+                        "off-board places (hand, store) are reached by rules, not by edges".into(),
+                    ),
                 ));
                 continue;
             }
@@ -234,15 +259,25 @@ impl BoardSpec {
         }
         let mut lines = Vec::new();
         for l in &self.lines {
-            let pts: Vec<Option<SiteId>> =
-                l.points.iter().map(|p| lookup(p, l.origin, &format!("line `{}`", l.name), &mut errors)).collect();
+            let pts: Vec<Option<SiteId>> = l
+                .points
+                .iter()
+                .map(|p| lookup(p, l.origin, &format!("line `{}`", l.name), &mut errors))
+                .collect();
             if pts.len() < 2 {
-                errors.push(BoardError::new(l.origin, format!("line `{}` needs at least two points", l.name), None));
+                errors.push(BoardError::new(
+                    l.origin,
+                    format!("line `{}` needs at least two points", l.name),
+                    None,
+                ));
             }
             let mut ok = pts.iter().all(Option::is_some);
             for w in pts.windows(2) {
                 if let [Some(a), Some(b)] = w {
-                    if graph.find_edge(NodeIndex::new(*a as usize), NodeIndex::new(*b as usize)).is_none() {
+                    if graph
+                        .find_edge(NodeIndex::new(*a as usize), NodeIndex::new(*b as usize))
+                        .is_none()
+                    {
                         ok = false;
                         errors.push(BoardError::new(
                             l.origin,
@@ -256,15 +291,25 @@ impl BoardSpec {
                 }
             }
             if ok {
-                lines.push(Line { name: l.name.clone(), points: pts.into_iter().flatten().collect() });
+                lines.push(Line {
+                    name: l.name.clone(),
+                    points: pts.into_iter().flatten().collect(),
+                });
             }
         }
         let mut tracks = Vec::new();
         for t in &self.tracks {
-            let pts: Vec<Option<SiteId>> =
-                t.points.iter().map(|p| lookup(p, t.origin, &format!("track `{}`", t.name), &mut errors)).collect();
+            let pts: Vec<Option<SiteId>> = t
+                .points
+                .iter()
+                .map(|p| lookup(p, t.origin, &format!("track `{}`", t.name), &mut errors))
+                .collect();
             if t.points.is_empty() {
-                errors.push(BoardError::new(t.origin, format!("track `{}` is empty", t.name), None));
+                errors.push(BoardError::new(
+                    t.origin,
+                    format!("track `{}` is empty", t.name),
+                    None,
+                ));
             }
             if pts.iter().all(Option::is_some) {
                 tracks.push(Track {
@@ -325,7 +370,11 @@ fn flatten<T: Copy>(lists: Vec<Vec<T>>) -> (Vec<u32>, Vec<T>) {
 /// The candidate nearest to `name` by edit distance, if it is near enough to be a likely typo.
 pub fn closest<'a>(name: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
-    candidates.map(|c| (edit_distance(name, c), c)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, c)| c)
+    candidates
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -347,10 +396,21 @@ mod tests {
     use super::*;
 
     fn site(id: &str) -> SiteSpec {
-        SiteSpec { id: id.into(), at: (0.0, 0.0), tags: vec![], owner: None, offboard: false, origin: 0 }
+        SiteSpec {
+            id: id.into(),
+            at: (0.0, 0.0),
+            tags: vec![],
+            owner: None,
+            offboard: false,
+            origin: 0,
+        }
     }
     fn edge(a: &str, b: &str) -> EdgeSpec {
-        EdgeSpec { a: a.into(), b: b.into(), origin: 0 }
+        EdgeSpec {
+            a: a.into(),
+            b: b.into(),
+            origin: 0,
+        }
     }
 
     #[test]
@@ -358,11 +418,20 @@ mod tests {
         let spec = BoardSpec {
             sites: vec![site("a"), site("b"), site("c")],
             edges: vec![edge("a", "b"), edge("b", "c")],
-            lines: vec![PathSpec { name: "l".into(), points: vec!["a".into(), "b".into(), "c".into()], owner: None, origin: 0 }],
+            lines: vec![PathSpec {
+                name: "l".into(),
+                points: vec!["a".into(), "b".into(), "c".into()],
+                owner: None,
+                origin: 0,
+            }],
             tracks: vec![],
         };
         let board = spec.compile().unwrap();
-        let (a, b, c) = (board.site("a").unwrap(), board.site("b").unwrap(), board.site("c").unwrap());
+        let (a, b, c) = (
+            board.site("a").unwrap(),
+            board.site("b").unwrap(),
+            board.site("c").unwrap(),
+        );
         assert_eq!(board.leaps(a), &[(b, c)]);
         assert_eq!(board.leaps(c), &[(b, a)]);
         assert!(board.leaps(b).is_empty());
@@ -374,18 +443,31 @@ mod tests {
         let spec = BoardSpec {
             sites: vec![site("a"), site("b"), site("c")],
             edges: vec![edge("a", "b")],
-            lines: vec![PathSpec { name: "l".into(), points: vec!["a".into(), "b".into(), "c".into()], owner: None, origin: 7 }],
+            lines: vec![PathSpec {
+                name: "l".into(),
+                points: vec!["a".into(), "b".into(), "c".into()],
+                owner: None,
+                origin: 7,
+            }],
             tracks: vec![],
         };
         let errs = spec.compile().unwrap_err();
         assert_eq!(errs.len(), 1);
         assert_eq!(errs[0].origin, 7);
-        assert!(errs[0].message.contains("`b` and `c` are not joined"), "{}", errs[0].message);
+        assert!(
+            errs[0].message.contains("`b` and `c` are not joined"),
+            "{}",
+            errs[0].message
+        );
     }
 
     #[test]
     fn unknown_site_gets_a_suggestion() {
-        let spec = BoardSpec { sites: vec![site("M1")], edges: vec![edge("M1", "M2")], ..Default::default() };
+        let spec = BoardSpec {
+            sites: vec![site("M1")],
+            edges: vec![edge("M1", "M2")],
+            ..Default::default()
+        };
         let errs = spec.compile().unwrap_err();
         assert_eq!(errs[0].hint.as_deref(), Some("did you mean `M1`?"));
     }

@@ -73,10 +73,23 @@ pub enum ExprKind {
     Site(String),
     /// A bare name: a local, a parameter, a variable, a player, a piece kind or a site.
     Name(String),
-    Call { name: Ident, args: Vec<Expr> },
-    Index { name: Ident, index: Box<Expr> },
-    Unary { op: UnOp, operand: Box<Expr> },
-    Binary { op: BinOp, left: Box<Expr>, right: Box<Expr> },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
+    Index {
+        name: Ident,
+        index: Box<Expr>,
+    },
+    Unary {
+        op: UnOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -95,14 +108,42 @@ pub enum AssignOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// A decision of the player: one branch per element of `domain` that passes `filter`.
-    Choose { vars: Vec<Ident>, domain: Expr, filter: Option<Expr>, body: Vec<Stmt> },
+    Choose {
+        vars: Vec<Ident>,
+        domain: Expr,
+        filter: Option<Expr>,
+        body: Vec<Stmt>,
+    },
     /// Deterministic iteration over every element.
-    For { vars: Vec<Ident>, domain: Expr, filter: Option<Expr>, body: Vec<Stmt> },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
-    While { cond: Expr, body: Vec<Stmt> },
-    Let { name: Ident, value: Expr },
-    Assign { target: Ident, index: Option<Expr>, op: AssignOp, value: Expr },
-    Call { name: Ident, args: Vec<Expr> },
+    For {
+        vars: Vec<Ident>,
+        domain: Expr,
+        filter: Option<Expr>,
+        body: Vec<Stmt>,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    Let {
+        name: Ident,
+        value: Expr,
+    },
+    Assign {
+        target: Ident,
+        index: Option<Expr>,
+        op: AssignOp,
+        value: Expr,
+    },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

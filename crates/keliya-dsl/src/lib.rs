@@ -8,7 +8,7 @@ mod parse;
 mod print;
 
 pub use ast::*;
-pub use parse::{parse_expression, parse_program, DslError};
+pub use parse::{DslError, parse_expression, parse_program};
 
 #[cfg(test)]
 mod tests;

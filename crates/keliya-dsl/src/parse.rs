@@ -1,5 +1,5 @@
-use pest::iterators::Pair;
 use pest::Parser;
+use pest::iterators::Pair;
 
 use crate::ast::*;
 
@@ -32,7 +32,10 @@ pub fn parse_program(src: &str) -> Result<Vec<Stmt>, DslError> {
 
 pub fn parse_expression(src: &str) -> Result<Expr, DslError> {
     let pair = parse_rule(Rule::expression, src)?;
-    let inner = pair.into_inner().next().expect("grammar: expression holds expr");
+    let inner = pair
+        .into_inner()
+        .next()
+        .expect("grammar: expression holds expr");
     expr(inner, 0)
 }
 
@@ -40,13 +43,19 @@ fn parse_rule(rule: Rule, src: &str) -> Result<Pair<'_, Rule>, DslError> {
     if src.len() > MAX_SOURCE_LEN {
         return Err(DslError {
             span: Span { start: 0, end: 0 },
-            message: format!("rule text is {} bytes; at most {MAX_SOURCE_LEN} are accepted", src.len()),
+            message: format!(
+                "rule text is {} bytes; at most {MAX_SOURCE_LEN} are accepted",
+                src.len()
+            ),
             hint: None,
         });
     }
     if let Some(at) = nesting_too_deep(src) {
         return Err(DslError {
-            span: Span { start: at, end: at + 1 },
+            span: Span {
+                start: at,
+                end: at + 1,
+            },
             message: format!("nesting deeper than {MAX_DEPTH} levels"),
             hint: Some("split the rule into smaller rules".into()),
         });
@@ -90,13 +99,22 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str) -> DslError {
             expected.dedup();
             // The atoms of an expression listed one by one read badly; say what they add up to.
             if expected.contains(&"a number") && expected.contains(&"a name") {
-                expected.retain(|e| !matches!(*e, "a number" | "a name" | "a site (`@name`)" | "`true` or `false`"));
+                expected.retain(|e| {
+                    !matches!(
+                        *e,
+                        "a number" | "a name" | "a site (`@name`)" | "`true` or `false`"
+                    )
+                });
                 expected.insert(0, "an expression");
             }
             let found = match src[start..].chars().next() {
                 None => "the end of the text".to_string(),
                 Some(_) => {
-                    let word: String = src[start..].chars().take_while(|c| !c.is_whitespace()).take(20).collect();
+                    let word: String = src[start..]
+                        .chars()
+                        .take_while(|c| !c.is_whitespace())
+                        .take(20)
+                        .collect();
                     format!("`{word}`")
                 }
             };
@@ -107,7 +125,9 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str) -> DslError {
             };
             let hint = if src[start..].starts_with('=') && !src[start..].starts_with("==") {
                 Some("comparison is written `==`".to_string())
-            } else if src[..start].matches('{').count() > src[..start].matches('}').count() && start == src.len() {
+            } else if src[..start].matches('{').count() > src[..start].matches('}').count()
+                && start == src.len()
+            {
                 Some("a `{` is not closed".to_string())
             } else {
                 None
@@ -116,7 +136,14 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str) -> DslError {
         }
         pest::error::ErrorVariant::CustomError { message } => (message.clone(), None),
     };
-    DslError { span: Span { start, end: end.max(start) }, message, hint }
+    DslError {
+        span: Span {
+            start,
+            end: end.max(start),
+        },
+        message,
+        hint,
+    }
 }
 
 fn join_or(items: &[&str]) -> String {
@@ -130,9 +157,12 @@ fn join_or(items: &[&str]) -> String {
 fn describe(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::expr | Rule::primary => "an expression",
-        Rule::statement | Rule::choose_stmt | Rule::for_stmt | Rule::if_stmt | Rule::while_stmt | Rule::let_stmt => {
-            "a statement"
-        }
+        Rule::statement
+        | Rule::choose_stmt
+        | Rule::for_stmt
+        | Rule::if_stmt
+        | Rule::while_stmt
+        | Rule::let_stmt => "a statement",
         Rule::assign_stmt | Rule::call_stmt | Rule::call => "a statement",
         Rule::block => "`{`",
         Rule::ident | Rule::place_ref | Rule::binding => "a name",
@@ -143,7 +173,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::where_clause | Rule::kw_where => "`where`",
         Rule::kw_in => "`in`",
         Rule::kw_else => "`else`",
-        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => "an operator",
+        Rule::or | Rule::and | Rule::eq | Rule::ne | Rule::le | Rule::ge | Rule::lt | Rule::gt => {
+            "an operator"
+        }
         Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::rem => "an operator",
         Rule::EOI => "the end of the text",
         _ => return None,
@@ -152,11 +184,17 @@ fn describe(rule: Rule) -> Option<&'static str> {
 
 fn span_of(p: &Pair<'_, Rule>) -> Span {
     let s = p.as_span();
-    Span { start: s.start(), end: s.end() }
+    Span {
+        start: s.start(),
+        end: s.end(),
+    }
 }
 
 fn ident(p: Pair<'_, Rule>) -> Ident {
-    Ident { name: p.as_str().to_string(), span: span_of(&p) }
+    Ident {
+        name: p.as_str().to_string(),
+        span: span_of(&p),
+    }
 }
 
 fn block(p: Pair<'_, Rule>, depth: usize) -> Result<Vec<Stmt>, DslError> {
@@ -169,23 +207,41 @@ fn statement(p: Pair<'_, Rule>, depth: usize) -> Result<Stmt, DslError> {
     let mut inner = p.into_inner().filter(|q| !is_keyword(q.as_rule()));
     let kind = match rule {
         Rule::choose_stmt | Rule::for_stmt => {
-            let vars: Vec<Ident> = inner.next().expect("binding").into_inner().map(ident).collect();
+            let vars: Vec<Ident> = inner
+                .next()
+                .expect("binding")
+                .into_inner()
+                .map(ident)
+                .collect();
             let domain = expr(inner.next().expect("domain"), depth)?;
             let mut filter = None;
             let mut body = Vec::new();
             for q in inner {
                 match q.as_rule() {
                     Rule::where_clause => {
-                        let e = q.into_inner().find(|x| x.as_rule() == Rule::expr).expect("where expr");
+                        let e = q
+                            .into_inner()
+                            .find(|x| x.as_rule() == Rule::expr)
+                            .expect("where expr");
                         filter = Some(expr(e, depth)?);
                     }
                     _ => body = block(q, depth)?,
                 }
             }
             if rule == Rule::choose_stmt {
-                StmtKind::Choose { vars, domain, filter, body }
+                StmtKind::Choose {
+                    vars,
+                    domain,
+                    filter,
+                    body,
+                }
             } else {
-                StmtKind::For { vars, domain, filter, body }
+                StmtKind::For {
+                    vars,
+                    domain,
+                    filter,
+                    body,
+                }
             }
         }
         Rule::if_stmt => {
@@ -196,15 +252,25 @@ fn statement(p: Pair<'_, Rule>, depth: usize) -> Result<Stmt, DslError> {
                 Some(q) if q.as_rule() == Rule::if_stmt => vec![statement(q, depth + 1)?],
                 Some(q) => block(q, depth)?,
             };
-            StmtKind::If { cond, then, otherwise }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            }
         }
         Rule::while_stmt => {
             let cond = expr(inner.next().expect("cond"), depth)?;
-            StmtKind::While { cond, body: block(inner.next().expect("body"), depth)? }
+            StmtKind::While {
+                cond,
+                body: block(inner.next().expect("body"), depth)?,
+            }
         }
         Rule::let_stmt => {
             let name = ident(inner.next().expect("name"));
-            StmtKind::Let { name, value: expr(inner.next().expect("value"), depth)? }
+            StmtKind::Let {
+                name,
+                value: expr(inner.next().expect("value"), depth)?,
+            }
         }
         Rule::assign_stmt => {
             let mut place = inner.next().expect("place").into_inner();
@@ -215,7 +281,12 @@ fn statement(p: Pair<'_, Rule>, depth: usize) -> Result<Stmt, DslError> {
                 "-=" => AssignOp::Sub,
                 _ => AssignOp::Set,
             };
-            StmtKind::Assign { target, index, op, value: expr(inner.next().expect("value"), depth)? }
+            StmtKind::Assign {
+                target,
+                index,
+                op,
+                value: expr(inner.next().expect("value"), depth)?,
+            }
         }
         Rule::call_stmt => {
             let call = inner.next().expect("call");
@@ -232,7 +303,13 @@ fn statement(p: Pair<'_, Rule>, depth: usize) -> Result<Stmt, DslError> {
 fn is_keyword(r: Rule) -> bool {
     matches!(
         r,
-        Rule::kw_choose | Rule::kw_for | Rule::kw_in | Rule::kw_if | Rule::kw_else | Rule::kw_while | Rule::kw_let
+        Rule::kw_choose
+            | Rule::kw_for
+            | Rule::kw_in
+            | Rule::kw_if
+            | Rule::kw_else
+            | Rule::kw_while
+            | Rule::kw_let
     )
 }
 
@@ -262,7 +339,12 @@ fn binop(r: Rule) -> Option<BinOp> {
     })
 }
 
-fn climb(items: &[Pair<'_, Rule>], pos: &mut usize, min_prec: u8, depth: usize) -> Result<Expr, DslError> {
+fn climb(
+    items: &[Pair<'_, Rule>],
+    pos: &mut usize,
+    min_prec: u8,
+    depth: usize,
+) -> Result<Expr, DslError> {
     let mut left = unary(items, pos, depth)?;
     while let Some(op) = items.get(*pos).and_then(|p| binop(p.as_rule())) {
         let prec = op.precedence();
@@ -271,8 +353,18 @@ fn climb(items: &[Pair<'_, Rule>], pos: &mut usize, min_prec: u8, depth: usize) 
         }
         *pos += 1;
         let right = climb(items, pos, prec + 1, depth)?;
-        let span = Span { start: left.span.start, end: right.span.end };
-        left = Expr { kind: ExprKind::Binary { op, left: Box::new(left), right: Box::new(right) }, span };
+        let span = Span {
+            start: left.span.start,
+            end: right.span.end,
+        };
+        left = Expr {
+            kind: ExprKind::Binary {
+                op,
+                left: Box::new(left),
+                right: Box::new(right),
+            },
+            span,
+        };
     }
     Ok(left)
 }
@@ -287,9 +379,22 @@ fn unary(items: &[Pair<'_, Rule>], pos: &mut usize, depth: usize) -> Result<Expr
     };
     let start = span_of(p).start;
     // `not` binds looser than comparison (`not a == b` is `not (a == b)`); `-` binds tightest.
-    let operand = if op == UnOp::Not { climb(items, pos, 3, depth)? } else { unary(items, pos, depth)? };
-    let span = Span { start, end: operand.span.end };
-    Ok(Expr { kind: ExprKind::Unary { op, operand: Box::new(operand) }, span })
+    let operand = if op == UnOp::Not {
+        climb(items, pos, 3, depth)?
+    } else {
+        unary(items, pos, depth)?
+    };
+    let span = Span {
+        start,
+        end: operand.span.end,
+    };
+    Ok(Expr {
+        kind: ExprKind::Unary {
+            op,
+            operand: Box::new(operand),
+        },
+        span,
+    })
 }
 
 fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
@@ -311,13 +416,18 @@ fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
         Rule::call => {
             let mut parts = p.into_inner();
             let name = ident(parts.next().expect("name"));
-            let args = parts.map(|a| expr(a, depth + 1)).collect::<Result<_, _>>()?;
+            let args = parts
+                .map(|a| expr(a, depth + 1))
+                .collect::<Result<_, _>>()?;
             ExprKind::Call { name, args }
         }
         Rule::index => {
             let mut parts = p.into_inner();
             let name = ident(parts.next().expect("name"));
-            ExprKind::Index { name, index: Box::new(expr(parts.next().expect("index"), depth + 1)?) }
+            ExprKind::Index {
+                name,
+                index: Box::new(expr(parts.next().expect("index"), depth + 1)?),
+            }
         }
         Rule::expr => return expr(p, depth + 1),
         other => unreachable!("grammar: unexpected primary {other:?}"),

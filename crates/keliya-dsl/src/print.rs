@@ -32,11 +32,17 @@ fn write_expr(f: &mut impl Write, e: &Expr, min_prec: u8) -> fmt::Result {
             write_expr(f, index, 0)?;
             f.write_char(']')
         }
-        ExprKind::Unary { op: UnOp::Neg, operand } => {
+        ExprKind::Unary {
+            op: UnOp::Neg,
+            operand,
+        } => {
             f.write_char('-')?;
             write_expr(f, operand, 6)
         }
-        ExprKind::Unary { op: UnOp::Not, operand } => {
+        ExprKind::Unary {
+            op: UnOp::Not,
+            operand,
+        } => {
             let paren = min_prec > 3;
             if paren {
                 f.write_char('(')?;
@@ -109,8 +115,23 @@ fn write_stmt(out: &mut String, s: &Stmt, level: usize) -> fmt::Result {
 
 fn write_stmt_inline(out: &mut String, s: &Stmt, level: usize) -> fmt::Result {
     match &s.kind {
-        StmtKind::Choose { vars, domain, filter, body } | StmtKind::For { vars, domain, filter, body } => {
-            let kw = if matches!(s.kind, StmtKind::Choose { .. }) { "choose" } else { "for" };
+        StmtKind::Choose {
+            vars,
+            domain,
+            filter,
+            body,
+        }
+        | StmtKind::For {
+            vars,
+            domain,
+            filter,
+            body,
+        } => {
+            let kw = if matches!(s.kind, StmtKind::Choose { .. }) {
+                "choose"
+            } else {
+                "for"
+            };
             let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
             write!(out, "{kw} {} in ", names.join(", "))?;
             write_expr(out, domain, 0)?;
@@ -121,7 +142,11 @@ fn write_stmt_inline(out: &mut String, s: &Stmt, level: usize) -> fmt::Result {
             out.push(' ');
             write_body(out, body, level)
         }
-        StmtKind::If { cond, then, otherwise } => {
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
             out.push_str("if ");
             write_expr(out, cond, 0)?;
             out.push(' ');
@@ -148,7 +173,12 @@ fn write_stmt_inline(out: &mut String, s: &Stmt, level: usize) -> fmt::Result {
             write!(out, "let {} = ", name.name)?;
             write_expr(out, value, 0)
         }
-        StmtKind::Assign { target, index, op, value } => {
+        StmtKind::Assign {
+            target,
+            index,
+            op,
+            value,
+        } => {
             out.push_str(&target.name);
             if let Some(i) = index {
                 out.push('[');
@@ -163,7 +193,13 @@ fn write_stmt_inline(out: &mut String, s: &Stmt, level: usize) -> fmt::Result {
             write_expr(out, value, 0)
         }
         StmtKind::Call { name, args } => {
-            let e = Expr { kind: ExprKind::Call { name: name.clone(), args: args.clone() }, span: s.span };
+            let e = Expr {
+                kind: ExprKind::Call {
+                    name: name.clone(),
+                    args: args.clone(),
+                },
+                span: s.span,
+            };
             write_expr(out, &e, 0)
         }
     }

@@ -11,8 +11,12 @@ fn roundtrip(src: &str) {
 #[test]
 fn statements_round_trip_through_the_printer() {
     roundtrip("choose to in sites() where empty(to) { move(hunter, hand(mover), to) }");
-    roundtrip("choose from in sites_with(hunter) { choose over, to in leaps(from) where has(over, prey) and empty(to) { capture(prey, over) captures[mover] += 1 } }");
-    roundtrip("let n = 3; while n > 0 { n -= 1 } if n == 0 { again() } else if n < 0 { pass() } else { x = 2 }");
+    roundtrip(
+        "choose from in sites_with(hunter) { choose over, to in leaps(from) where has(over, prey) and empty(to) { capture(prey, over) captures[mover] += 1 } }",
+    );
+    roundtrip(
+        "let n = 3; while n > 0 { n -= 1 } if n == 0 { again() } else if n < 0 { pass() } else { x = 2 }",
+    );
     roundtrip("for s in sites() where not empty(s) or count(s) >= 4 - 1 * 2 { remove(prey, @1A) }");
 }
 
@@ -32,7 +36,9 @@ fn precedence_is_conventional() {
 fn spans_point_into_the_text() {
     let src = "count(@A) >= limit";
     let e = parse_expression(src).unwrap();
-    let ExprKind::Binary { right, .. } = &e.kind else { panic!() };
+    let ExprKind::Binary { right, .. } = &e.kind else {
+        panic!()
+    };
     assert_eq!(&src[right.span.start..right.span.end], "limit");
 }
 
@@ -40,7 +46,11 @@ fn spans_point_into_the_text() {
 fn errors_carry_offsets_and_readable_expectations() {
     let err = parse_expression("count(@A) >= ").unwrap_err();
     assert_eq!(err.span.start, 13);
-    assert!(err.message.contains("expected an expression"), "{}", err.message);
+    assert!(
+        err.message.contains("expected an expression"),
+        "{}",
+        err.message
+    );
     let err = parse_program("if x = 1 { pass() }").unwrap_err();
     assert_eq!(err.span.start, 5);
     assert_eq!(err.hint.as_deref(), Some("comparison is written `==`"));
@@ -51,10 +61,20 @@ fn errors_carry_offsets_and_readable_expectations() {
 #[test]
 fn hostile_input_is_bounded() {
     let deep = "(".repeat(10_000) + "1" + &")".repeat(10_000);
-    assert!(parse_expression(&deep).unwrap_err().message.contains("nesting"));
+    assert!(
+        parse_expression(&deep)
+            .unwrap_err()
+            .message
+            .contains("nesting")
+    );
     let long = "1 + ".repeat(20_000) + "1";
     assert!(parse_expression(&long).is_err());
-    assert!(parse_expression("99999999999999999999").unwrap_err().message.contains("too large"));
+    assert!(
+        parse_expression("99999999999999999999")
+            .unwrap_err()
+            .message
+            .contains("too large")
+    );
 }
 
 #[test]

@@ -26,7 +26,10 @@ pub struct Move {
 
 impl Move {
     pub fn pass() -> Move {
-        Move { rule: PASS_RULE, choices: Vec::new() }
+        Move {
+            rule: PASS_RULE,
+            choices: Vec::new(),
+        }
     }
     pub fn is_pass(&self) -> bool {
         self.rule == PASS_RULE
@@ -95,7 +98,11 @@ impl Game {
     /// Every outcome of the throw that is due, with its probability; empty when no throw is due.
     pub fn chance_outcomes(&self, st: &State) -> Vec<(u8, f64)> {
         match (&self.throws, st.chance_due && st.result.is_none()) {
-            (Some(rows), true) => rows.iter().enumerate().map(|(i, r)| (i as u8, r.probability)).collect(),
+            (Some(rows), true) => rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i as u8, r.probability))
+                .collect(),
             _ => Vec::new(),
         }
     }
@@ -140,11 +147,20 @@ impl Game {
 
     /// Depth-first over choice points: run the rule with the choices made so far; where it stops at a new
     /// choice point, try each option in turn.
-    fn explore(&self, st: &State, rule: u16, prefix: &mut Vec<Choice>, out: &mut Vec<Move>) -> Result<(), EngineError> {
+    fn explore(
+        &self,
+        st: &State,
+        rule: u16,
+        prefix: &mut Vec<Choice>,
+        out: &mut Vec<Move>,
+    ) -> Result<(), EngineError> {
         let mut scratch = st.clone();
         let mut run = Run::new(self, rule, prefix);
         match run.exec_rule(&mut scratch)? {
-            Flow::Done => out.push(Move { rule, choices: prefix.clone() }),
+            Flow::Done => out.push(Move {
+                rule,
+                choices: prefix.clone(),
+            }),
             Flow::Suspend(point, options) => {
                 for values in options {
                     prefix.push(Choice { point, values });
@@ -159,7 +175,11 @@ impl Game {
     /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
     pub fn apply(&self, st: &State, mv: &Move) -> Result<State, EngineError> {
         let mut next = st.clone();
-        let illegal = |message: String| EngineError { rule: self.rule_name(mv.rule).to_string(), at: 0, message };
+        let illegal = |message: String| EngineError {
+            rule: self.rule_name(mv.rule).to_string(),
+            at: 0,
+            message,
+        };
         if st.result.is_some() {
             return Err(illegal("the game is over".into()));
         }
@@ -168,7 +188,9 @@ impl Game {
         }
         let (again, captured, result) = if mv.is_pass() {
             if !self.real_moves(st)?.is_empty() {
-                return Err(illegal("a player may pass only when no other move is legal".into()));
+                return Err(illegal(
+                    "a player may pass only when no other move is legal".into(),
+                ));
             }
             let again = st.throw.is_some_and(|t| self.throw_row(t).again);
             (again, false, None)
@@ -214,11 +236,27 @@ impl Game {
     }
 
     fn throw_row(&self, t: u8) -> &ThrowRow {
-        &self.throws.as_ref().expect("a throw is recorded only when the game has throws")[t as usize]
+        &self
+            .throws
+            .as_ref()
+            .expect("a throw is recorded only when the game has throws")[t as usize]
     }
 
     pub fn rule_name(&self, rule: u16) -> &str {
-        if rule == PASS_RULE { "pass" } else { self.rules.get(rule as usize).map_or("?", |r| r.name.as_str()) }
+        if rule == PASS_RULE {
+            "pass"
+        } else {
+            self.rules
+                .get(rule as usize)
+                .map_or("?", |r| r.name.as_str())
+        }
+    }
+
+    /// Settles a position made by hand (a state file, a test): checks end conditions and caps, and marks a
+    /// throw as due where the game has throws.
+    pub fn settle(&self, st: &mut State) -> Result<(), EngineError> {
+        st.result = None;
+        self.begin_turn(st)
     }
 
     /// Settles the position a player is about to move in: end conditions first, then caps, then a due throw.
@@ -233,16 +271,28 @@ impl Game {
                         _ => None,
                     },
                 };
-                st.result = Some(Outcome { winner, reason: Reason::End(i as u16) });
+                st.result = Some(Outcome {
+                    winner,
+                    reason: Reason::End(i as u16),
+                });
                 return Ok(());
             }
         }
-        let cap = |kind| Some(Outcome { winner: None, reason: Reason::Cap(kind) });
+        let cap = |kind| {
+            Some(Outcome {
+                winner: None,
+                reason: Reason::Cap(kind),
+            })
+        };
         if self.caps.max_turns.is_some_and(|m| st.turn >= m) {
             st.result = cap(CapKind::MaxTurns);
             return Ok(());
         }
-        if self.caps.no_capture_turns.is_some_and(|m| st.quiet_turns >= m) {
+        if self
+            .caps
+            .no_capture_turns
+            .is_some_and(|m| st.quiet_turns >= m)
+        {
             st.result = cap(CapKind::NoCapture);
             return Ok(());
         }
@@ -329,7 +379,10 @@ impl Game {
 }
 
 fn normalise(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ").to_ascii_lowercase()
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase()
 }
 
 impl<'a> Run<'a> {
@@ -349,7 +402,11 @@ impl<'a> Run<'a> {
     }
 
     fn error(&self, at: usize, message: String) -> EngineError {
-        EngineError { rule: self.game.rule_name(self.rule).to_string(), at, message }
+        EngineError {
+            rule: self.game.rule_name(self.rule).to_string(),
+            at,
+            message,
+        }
     }
 
     fn exec_rule(&mut self, st: &mut State) -> Result<Flow, EngineError> {
@@ -371,12 +428,22 @@ impl<'a> Run<'a> {
 
     fn stmt(&mut self, st: &mut State, s: &'a Stmt) -> Result<Flow, EngineError> {
         match s {
-            Stmt::Choose { id, slots, domain, filter, body, at } => {
+            Stmt::Choose {
+                id,
+                slots,
+                domain,
+                filter,
+                body,
+                at,
+            } => {
                 let options = self.options(st, slots, domain, filter.as_ref())?;
                 if self.next < self.prefix.len() {
                     let choice = self.prefix[self.next];
                     if choice.point != *id || !options.contains(&choice.values) {
-                        return Err(self.error(*at, "the move's choice is not one of the options here".into()));
+                        return Err(self.error(
+                            *at,
+                            "the move's choice is not one of the options here".into(),
+                        ));
                     }
                     self.next += 1;
                     self.bind(slots, choice.values);
@@ -385,7 +452,13 @@ impl<'a> Run<'a> {
                     Ok(Flow::Suspend(*id, options))
                 }
             }
-            Stmt::For { slots, domain, filter, body, at } => {
+            Stmt::For {
+                slots,
+                domain,
+                filter,
+                body,
+                at,
+            } => {
                 for values in self.options(st, slots, domain, filter.as_ref())? {
                     self.tick(*at)?;
                     self.bind(slots, values);
@@ -395,7 +468,11 @@ impl<'a> Run<'a> {
                 }
                 Ok(Flow::Done)
             }
-            Stmt::If { cond, then, otherwise } => {
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if self.eval(st, cond)?.truthy() {
                     self.exec(st, then)
                 } else {
@@ -420,11 +497,21 @@ impl<'a> Run<'a> {
                 self.locals[*slot as usize] = combine(*op, cur, v);
                 Ok(Flow::Done)
             }
-            Stmt::SetVar { var, player, op, value, at } => {
+            Stmt::SetVar {
+                var,
+                player,
+                op,
+                value,
+                at,
+            } => {
                 let p = match player {
                     Some(e) => match self.eval(st, e)? {
                         Value::Player(p) => Some(p),
-                        _ => return Err(self.error(*at, "a per-player variable needs a player".into())),
+                        _ => {
+                            return Err(
+                                self.error(*at, "a per-player variable needs a player".into())
+                            );
+                        }
                     },
                     None => None,
                 };
@@ -443,7 +530,13 @@ impl<'a> Run<'a> {
     fn tick(&mut self, at: usize) -> Result<(), EngineError> {
         self.steps += 1;
         if self.steps > self.game.max_steps_per_move {
-            return Err(self.error(at, format!("a move took more than {} loop steps", self.game.max_steps_per_move)));
+            return Err(self.error(
+                at,
+                format!(
+                    "a move took more than {} loop steps",
+                    self.game.max_steps_per_move
+                ),
+            ));
         }
         Ok(())
     }
@@ -470,22 +563,39 @@ impl<'a> Run<'a> {
         };
         let mut items: Vec<[Value; 2]> = Vec::new();
         match domain {
-            Domain::Sites => items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None])),
+            Domain::Sites => items.extend(
+                g.board
+                    .playing_sites()
+                    .map(|s| [Value::Site(s), Value::None]),
+            ),
             Domain::SitesWith(piece) => {
                 if let Value::Piece(p) = self.eval(st, piece)? {
                     items.extend(
-                        g.board.playing_sites().filter(|&s| st.count(g, s, p) > 0).map(|s| [Value::Site(s), Value::None]),
+                        g.board
+                            .playing_sites()
+                            .filter(|&s| st.count(g, s, p) > 0)
+                            .map(|s| [Value::Site(s), Value::None]),
                     );
                 }
             }
             Domain::Neighbours(e) => {
                 if let Some(s) = site_arg(self, e)? {
-                    items.extend(g.board.neighbours(s).iter().map(|&n| [Value::Site(n), Value::None]));
+                    items.extend(
+                        g.board
+                            .neighbours(s)
+                            .iter()
+                            .map(|&n| [Value::Site(n), Value::None]),
+                    );
                 }
             }
             Domain::Leaps(e) => {
                 if let Some(s) = site_arg(self, e)? {
-                    items.extend(g.board.leaps(s).iter().map(|&(o, l)| [Value::Site(o), Value::Site(l)]));
+                    items.extend(
+                        g.board
+                            .leaps(s)
+                            .iter()
+                            .map(|&(o, l)| [Value::Site(o), Value::Site(l)]),
+                    );
                 }
             }
             Domain::Range(a, b) => {
@@ -494,9 +604,12 @@ impl<'a> Run<'a> {
                 let b = b.min(a.saturating_add(10_000));
                 items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
             }
-            Domain::Track(t) => {
-                items.extend(g.board.tracks[*t as usize].points.iter().map(|&s| [Value::Site(s), Value::None]))
-            }
+            Domain::Track(t) => items.extend(
+                g.board.tracks[*t as usize]
+                    .points
+                    .iter()
+                    .map(|&s| [Value::Site(s), Value::None]),
+            ),
         }
         if let Some(f) = filter {
             let mut kept = Vec::with_capacity(items.len());
@@ -511,7 +624,13 @@ impl<'a> Run<'a> {
         Ok(items)
     }
 
-    fn effect(&mut self, st: &mut State, effect: Effect, args: &[Expr], at: usize) -> Result<(), EngineError> {
+    fn effect(
+        &mut self,
+        st: &mut State,
+        effect: Effect,
+        args: &[Expr],
+        at: usize,
+    ) -> Result<(), EngineError> {
         let g = self.game;
         let mut vals = [Value::None; 3];
         for (slot, a) in vals.iter_mut().zip(args) {
@@ -527,13 +646,20 @@ impl<'a> Run<'a> {
         let name = |v: Value| g.value_text(v);
         match effect {
             Effect::Place => {
-                let c = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "place needs a piece and a site".into()))?;
-                st.counts[c] = st.counts[c].checked_add(1).ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                let c = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "place needs a piece and a site".into()))?;
+                st.counts[c] = st.counts[c]
+                    .checked_add(1)
+                    .ok_or_else(|| self.error(at, "too many pieces".into()))?;
             }
             Effect::Remove | Effect::Capture => {
-                let c = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "needs a piece and a site".into()))?;
+                let c = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "needs a piece and a site".into()))?;
                 if st.counts[c] == 0 {
-                    return Err(self.error(at, format!("no {} on {} to remove", name(vals[0]), name(vals[1]))));
+                    return Err(self.error(
+                        at,
+                        format!("no {} on {} to remove", name(vals[0]), name(vals[1])),
+                    ));
                 }
                 st.counts[c] -= 1;
                 if effect == Effect::Capture {
@@ -542,19 +668,27 @@ impl<'a> Run<'a> {
                 }
             }
             Effect::Move => {
-                let from = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
-                let to = cell(vals[0], vals[2]).ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
+                let from = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
+                let to = cell(vals[0], vals[2])
+                    .ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
                 if st.counts[from] == 0 {
-                    return Err(self.error(at, format!("no {} on {} to move", name(vals[0]), name(vals[1]))));
+                    return Err(self.error(
+                        at,
+                        format!("no {} on {} to move", name(vals[0]), name(vals[1])),
+                    ));
                 }
                 st.counts[from] -= 1;
-                st.counts[to] = st.counts[to].checked_add(1).ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                st.counts[to] = st.counts[to]
+                    .checked_add(1)
+                    .ok_or_else(|| self.error(at, "too many pieces".into()))?;
             }
             Effect::SetCount => {
-                let c = cell(vals[0], vals[1]).ok_or_else(|| self.error(at, "set_count needs piece, site, n".into()))?;
+                let c = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "set_count needs piece, site, n".into()))?;
                 let n = vals[2].int();
-                st.counts[c] =
-                    u16::try_from(n).map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
+                st.counts[c] = u16::try_from(n)
+                    .map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
             }
             Effect::Again => self.again = true,
             Effect::Win => {
@@ -562,9 +696,17 @@ impl<'a> Run<'a> {
                     Value::Player(p) => Some(p),
                     _ => return Err(self.error(at, "win needs a player".into())),
                 };
-                self.result = Some(Outcome { winner, reason: Reason::Rule(self.rule) });
+                self.result = Some(Outcome {
+                    winner,
+                    reason: Reason::Rule(self.rule),
+                });
             }
-            Effect::Draw => self.result = Some(Outcome { winner: None, reason: Reason::Rule(self.rule) }),
+            Effect::Draw => {
+                self.result = Some(Outcome {
+                    winner: None,
+                    reason: Reason::Rule(self.rule),
+                })
+            }
         }
         Ok(())
     }
@@ -581,7 +723,9 @@ impl<'a> Run<'a> {
             },
             Expr::Ambient(a) => match a {
                 Ambient::Mover => Value::Player(st.to_move),
-                Ambient::Throw => st.throw.map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
+                Ambient::Throw => st
+                    .throw
+                    .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
                 Ambient::Stuck => Value::Bool(!st.chance_due && g.real_moves(st)?.is_empty()),
                 Ambient::Ply => Value::Int(st.ply as i64),
                 Ambient::Turn => Value::Int(st.turn as i64),
@@ -591,8 +735,16 @@ impl<'a> Run<'a> {
             Expr::Bin(op, a, b) => {
                 // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
                 match op {
-                    BinOp::And => return Ok(Value::Bool(self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy())),
-                    BinOp::Or => return Ok(Value::Bool(self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy())),
+                    BinOp::And => {
+                        return Ok(Value::Bool(
+                            self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy(),
+                        ));
+                    }
+                    BinOp::Or => {
+                        return Ok(Value::Bool(
+                            self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy(),
+                        ));
+                    }
                     _ => {}
                 }
                 let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
@@ -641,7 +793,9 @@ impl<'a> Run<'a> {
                         _ => Value::None,
                     },
                     Func::PieceOwner => match v[0] {
-                        Value::Piece(p) => g.pieces[p as usize].owner.map_or(Value::None, Value::Player),
+                        Value::Piece(p) => g.pieces[p as usize]
+                            .owner
+                            .map_or(Value::None, Value::Player),
                         _ => Value::None,
                     },
                     Func::Min => Value::Int(v[0].int().min(v[1].int())),

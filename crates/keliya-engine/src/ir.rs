@@ -122,11 +122,46 @@ pub enum AssignOp {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
-    Choose { id: u16, slots: Vec<u16>, domain: Domain, filter: Option<Expr>, body: Vec<Stmt>, at: usize },
-    For { slots: Vec<u16>, domain: Domain, filter: Option<Expr>, body: Vec<Stmt>, at: usize },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
-    While { cond: Expr, body: Vec<Stmt>, at: usize },
-    SetLocal { slot: u16, op: AssignOp, value: Expr },
-    SetVar { var: u16, player: Option<Expr>, op: AssignOp, value: Expr, at: usize },
-    Effect { effect: Effect, args: Vec<Expr>, at: usize },
+    Choose {
+        id: u16,
+        slots: Vec<u16>,
+        domain: Domain,
+        filter: Option<Expr>,
+        body: Vec<Stmt>,
+        at: usize,
+    },
+    For {
+        slots: Vec<u16>,
+        domain: Domain,
+        filter: Option<Expr>,
+        body: Vec<Stmt>,
+        at: usize,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+        at: usize,
+    },
+    SetLocal {
+        slot: u16,
+        op: AssignOp,
+        value: Expr,
+    },
+    SetVar {
+        var: u16,
+        player: Option<Expr>,
+        op: AssignOp,
+        value: Expr,
+        at: usize,
+    },
+    Effect {
+        effect: Effect,
+        args: Vec<Expr>,
+        at: usize,
+    },
 }

@@ -8,8 +8,8 @@
 //! Architecture invariants: the engine knows primitives (sites, pieces, choices, effects), never a game; it does
 //! no I/O and no parsing; its hot types carry no serde.
 
-pub mod ir;
 mod interp;
+pub mod ir;
 mod state;
 
 pub use interp::{Choice, EngineError, Move, PASS_RULE};
@@ -109,10 +109,16 @@ impl Game {
         self.pieces.len()
     }
     pub fn player(&self, name: &str) -> Option<PlayerId> {
-        self.players.iter().position(|p| p.name == name).map(|i| i as PlayerId)
+        self.players
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as PlayerId)
     }
     pub fn piece(&self, name: &str) -> Option<PieceId> {
-        self.pieces.iter().position(|p| p.name == name).map(|i| i as PieceId)
+        self.pieces
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as PieceId)
     }
     pub fn var(&self, name: &str) -> Option<usize> {
         self.vars.iter().position(|v| v.name == name)

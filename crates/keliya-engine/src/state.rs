@@ -62,7 +62,10 @@ impl State {
     }
     pub fn site_total(&self, game: &Game, site: u16) -> u32 {
         let k = game.piece_count();
-        self.counts[site as usize * k..(site as usize + 1) * k].iter().map(|&c| c as u32).sum()
+        self.counts[site as usize * k..(site as usize + 1) * k]
+            .iter()
+            .map(|&c| c as u32)
+            .sum()
     }
     pub fn is_over(&self) -> bool {
         self.result.is_some()

@@ -5,10 +5,28 @@ use keliya_board::{BoardSpec, EdgeSpec, SiteSpec};
 use crate::*;
 
 fn three_in_a_row() -> Game {
-    let site = |id: &str| SiteSpec { id: id.into(), at: (0.0, 0.0), tags: vec![], owner: None, offboard: false, origin: 0 };
+    let site = |id: &str| SiteSpec {
+        id: id.into(),
+        at: (0.0, 0.0),
+        tags: vec![],
+        owner: None,
+        offboard: false,
+        origin: 0,
+    };
     let board = BoardSpec {
         sites: vec![site("a"), site("b"), site("c")],
-        edges: vec![EdgeSpec { a: "a".into(), b: "b".into(), origin: 0 }, EdgeSpec { a: "b".into(), b: "c".into(), origin: 0 }],
+        edges: vec![
+            EdgeSpec {
+                a: "a".into(),
+                b: "b".into(),
+                origin: 0,
+            },
+            EdgeSpec {
+                a: "b".into(),
+                b: "c".into(),
+                origin: 0,
+            },
+        ],
         ..Default::default()
     }
     .compile()
@@ -25,7 +43,11 @@ fn three_in_a_row() -> Game {
             slots: vec![1],
             domain: Domain::Neighbours(Expr::Local(0)),
             filter: Some(Expr::Call(Func::Empty, vec![Expr::Local(1)])),
-            body: vec![Stmt::Effect { effect: Effect::Move, args: vec![piece, Expr::Local(0), Expr::Local(1)], at: 0 }],
+            body: vec![Stmt::Effect {
+                effect: Effect::Move,
+                args: vec![piece, Expr::Local(0), Expr::Local(1)],
+                at: 0,
+            }],
             at: 0,
         }],
         at: 0,
@@ -35,19 +57,39 @@ fn three_in_a_row() -> Game {
     Game {
         name: "test".into(),
         board,
-        players: vec![PlayerDef { name: "one".into(), display: "one".into() }],
-        pieces: vec![PieceDef { name: "token".into(), display: "token".into(), owner: Some(0) }],
+        players: vec![PlayerDef {
+            name: "one".into(),
+            display: "one".into(),
+        }],
+        pieces: vec![PieceDef {
+            name: "token".into(),
+            display: "token".into(),
+            owner: Some(0),
+        }],
         vars: vec![],
         setup,
         turn_order: vec![0],
-        rules: vec![RuleDef { name: "step".into(), player: None, when: None, body, notation: Some("{from}-{to}".into()), locals: 2 }],
+        rules: vec![RuleDef {
+            name: "step".into(),
+            player: None,
+            when: None,
+            body,
+            notation: Some("{from}-{to}".into()),
+            locals: 2,
+        }],
         ends: vec![EndDef {
             name: "arrived".into(),
-            when: Expr::Call(Func::Has, vec![Expr::Const(Value::Site(2)), Expr::Const(Value::Piece(0))]),
+            when: Expr::Call(
+                Func::Has,
+                vec![Expr::Const(Value::Site(2)), Expr::Const(Value::Piece(0))],
+            ),
             winner: Some(Expr::Ambient(Ambient::Mover)),
         }],
         throws: None,
-        caps: Caps { max_turns: Some(10), ..Default::default() },
+        caps: Caps {
+            max_turns: Some(10),
+            ..Default::default()
+        },
         hands: vec![None],
         choice_names: vec![vec!["from".into()], vec!["to".into()]],
         max_steps_per_move: 1000,
@@ -59,13 +101,27 @@ fn moves_are_found_applied_and_written() {
     let g = three_in_a_row();
     let s0 = g.initial_state();
     let moves = g.legal_moves(&s0).unwrap();
-    assert_eq!(moves.iter().map(|m| g.notation(m)).collect::<Vec<_>>(), ["a-b"]);
+    assert_eq!(
+        moves.iter().map(|m| g.notation(m)).collect::<Vec<_>>(),
+        ["a-b"]
+    );
     let s1 = g.apply(&s0, &moves[0]).unwrap();
-    let names: Vec<String> = g.legal_moves(&s1).unwrap().iter().map(|m| g.notation(m)).collect();
+    let names: Vec<String> = g
+        .legal_moves(&s1)
+        .unwrap()
+        .iter()
+        .map(|m| g.notation(m))
+        .collect();
     assert_eq!(names, ["b-a", "b-c"]);
     let mv = g.parse_move(&s1, "B-C").unwrap().unwrap();
     let s2 = g.apply(&s1, &mv).unwrap();
-    assert_eq!(s2.result, Some(Outcome { winner: Some(0), reason: Reason::End(0) }));
+    assert_eq!(
+        s2.result,
+        Some(Outcome {
+            winner: Some(0),
+            reason: Reason::End(0)
+        })
+    );
     assert!(g.legal_moves(&s2).unwrap().is_empty());
 }
 
@@ -73,14 +129,35 @@ fn moves_are_found_applied_and_written() {
 fn an_illegal_move_is_an_error_not_a_panic() {
     let g = three_in_a_row();
     let s0 = g.initial_state();
-    let bogus = Move { rule: 0, choices: vec![interp_choice(0, Value::Site(2)), interp_choice(1, Value::Site(1))] };
+    let bogus = Move {
+        rule: 0,
+        choices: vec![
+            interp_choice(0, Value::Site(2)),
+            interp_choice(1, Value::Site(1)),
+        ],
+    };
     assert!(g.apply(&s0, &bogus).is_err());
-    assert!(g.apply(&s0, &Move { rule: 9, choices: vec![] }).is_err());
-    assert!(g.apply(&s0, &Move::pass()).is_err(), "pass is legal only without other moves");
+    assert!(
+        g.apply(
+            &s0,
+            &Move {
+                rule: 9,
+                choices: vec![]
+            }
+        )
+        .is_err()
+    );
+    assert!(
+        g.apply(&s0, &Move::pass()).is_err(),
+        "pass is legal only without other moves"
+    );
 }
 
 fn interp_choice(point: u16, v: Value) -> Choice {
-    Choice { point, values: [v, Value::None] }
+    Choice {
+        point,
+        values: [v, Value::None],
+    }
 }
 
 #[test]
@@ -92,6 +169,12 @@ fn the_turn_cap_ends_a_shuffle_as_a_draw() {
         let mv = g.legal_moves(&s).unwrap()[0].clone();
         s = g.apply(&s, &mv).unwrap();
     }
-    assert_eq!(s.result, Some(Outcome { winner: None, reason: Reason::Cap(CapKind::MaxTurns) }));
+    assert_eq!(
+        s.result,
+        Some(Outcome {
+            winner: None,
+            reason: Reason::Cap(CapKind::MaxTurns)
+        })
+    );
     assert_eq!(s.turn, 10);
 }

@@ -1,0 +1,16 @@
+//! Rulesets: YAML files with DSL snippets, resolved through `extends`, checked, and lowered to a
+//! [`keliya_engine::Game`].
+//!
+//! Architecture invariants: this crate never plays (no move search, no agents); every problem it finds is a
+//! [`Diagnostic`] with a file and byte range, all reported at once; nothing on this path panics on bad input.
+
+mod catalog;
+mod diag;
+mod load;
+mod lower;
+mod yaml;
+
+pub use catalog::{Catalog, Found, Origin};
+pub use diag::{Diagnostic, FileId, Loc, Sources};
+pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load};
+pub use yaml::{Key, Node, Value as YamlValue};

@@ -1,0 +1,676 @@
+//! `keliya`: run South Asian board games from data. A thin layer over the library crates: it parses the
+//! command line, loads rulesets, and prints; the games live in rulesets, the logic in the libraries.
+
+mod diagnostics;
+mod render;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use keliya_engine::Game;
+use keliya_play::state_json;
+use keliya_rules::{Catalog, Compiled, Origin};
+use serde_json::json;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+#[derive(Parser)]
+#[command(
+    name = "keliya",
+    version,
+    about = "Run traditional South Asian board games from data: race, sowing and hunt games.",
+    long_about = "Run traditional South Asian board games from data.\n\nA RULESET is a path to a .yaml file, or the name of a bundled ruleset (`keliya list`). A file of the same name in ./rulesets wins over the bundled copy."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List the rulesets with their title, family, players and source.
+    List,
+    /// Check rulesets; print every problem as path:line:col with the line underlined. Exit 1 if any.
+    Validate {
+        /// Ruleset files or names.
+        #[arg(required = true)]
+        rulesets: Vec<String>,
+    },
+    /// Print the rules, readable, after inheritance, with each rule's source.
+    Show {
+        ruleset: String,
+        /// Print the merged YAML tree the engine runs (parent plus deltas) instead.
+        #[arg(long)]
+        resolved: bool,
+    },
+    /// Draw the board with the initial position (or a given state).
+    Render {
+        ruleset: String,
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// A state file (JSON, see docs/cli.md) to draw instead of the initial position.
+        #[arg(long)]
+        state: Option<PathBuf>,
+    },
+    /// The legal moves of a state, or every throw outcome with its probability when a throw is due.
+    Moves {
+        ruleset: String,
+        /// A state file (JSON); the initial position without it.
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// Print JSON, with the state itself.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The state after one move (or one throw outcome, by its name, when a throw is due).
+    Apply {
+        ruleset: String,
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// The move in notation, as `keliya moves` prints it (e.g. `A-L1`, `M1xM3`), or a throw's name.
+        #[arg(long = "move")]
+        mv: String,
+        /// Print the whole state as JSON (the default prints it as JSON too, plus a summary on stderr).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play random games and report wins, draws, capped games and game length.
+    Simulate {
+        ruleset: String,
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Svg,
+    Dot,
+    Text,
+}
+
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    /// Already printed (diagnostics); exit 1.
+    #[error("")]
+    Reported,
+    #[error("{0}")]
+    Message(String),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Reported) => ExitCode::from(1),
+        Err(CliError::Message(m)) => {
+            eprintln!("error: {m}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn catalog() -> Catalog {
+    let mut dirs = Vec::new();
+    let local = PathBuf::from("rulesets");
+    if local.is_dir() {
+        dirs.push(local);
+    }
+    Catalog {
+        dirs,
+        embedded: embedded::EMBEDDED
+            .iter()
+            .map(|(n, t)| (n.to_string(), *t))
+            .collect(),
+    }
+}
+
+/// Loads a ruleset, printing every diagnostic on failure.
+fn load(what: &str) -> Result<Compiled, CliError> {
+    let loaded = keliya_rules::load(&catalog(), what);
+    match loaded.result {
+        Ok(c) => Ok(c),
+        Err(diags) => {
+            for d in &diags {
+                eprint!("{}", diagnostics::render(&loaded.sources, d));
+            }
+            eprintln!("{} problem(s) found", diags.len());
+            Err(CliError::Reported)
+        }
+    }
+}
+
+fn load_game(what: &str) -> Result<Compiled, CliError> {
+    let c = load(what)?;
+    if c.info.is_library {
+        return Err(CliError::Message(format!(
+            "`{what}` is a library of shared rules, not a game; games extend it"
+        )));
+    }
+    Ok(c)
+}
+
+fn read_state(game: &Game, path: Option<&PathBuf>) -> Result<keliya_engine::State, CliError> {
+    let Some(path) = path else {
+        return Ok(game.initial_state());
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        CliError::Message(format!(
+            "{}:{}:{}: error: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        ))
+    })?;
+    state_json::from_json(game, &value)
+        .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))
+}
+
+fn engine_error(e: keliya_engine::EngineError) -> CliError {
+    CliError::Message(e.to_string())
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::List => list(),
+        Command::Validate { rulesets } => validate(&rulesets),
+        Command::Show { ruleset, resolved } => show(&ruleset, resolved),
+        Command::Render {
+            ruleset,
+            format,
+            output,
+            state,
+        } => {
+            let c = load_game(&ruleset)?;
+            let game = c.game();
+            let st = read_state(game, state.as_ref())?;
+            let text = match format {
+                Format::Svg => render::svg(game, &st),
+                Format::Dot => render::dot(game, &st),
+                Format::Text => render::text(game, &st),
+            };
+            match output {
+                Some(p) => std::fs::write(&p, text)
+                    .map_err(|e| CliError::Message(format!("{}: {e}", p.display()))),
+                None => {
+                    print!("{text}");
+                    Ok(())
+                }
+            }
+        }
+        Command::Moves {
+            ruleset,
+            state,
+            json,
+        } => moves(&ruleset, state.as_ref(), json),
+        Command::Apply {
+            ruleset,
+            state,
+            mv,
+            json: _,
+        } => apply(&ruleset, state.as_ref(), &mv),
+        Command::Simulate {
+            ruleset,
+            games,
+            seed,
+            json,
+        } => simulate(&ruleset, games, seed, json),
+    }
+}
+
+fn list() -> Result<(), CliError> {
+    let cat = catalog();
+    let mut rows = Vec::new();
+    for (name, origin) in cat.names() {
+        let loaded = keliya_rules::load(&cat, &name);
+        let from = match origin {
+            Origin::File(p) => p.display().to_string(),
+            Origin::Embedded => "bundled".to_string(),
+        };
+        match loaded.result {
+            Ok(c) => {
+                let players = c.game.as_ref().map_or("-".to_string(), |g| {
+                    g.players
+                        .iter()
+                        .map(|p| p.display.clone())
+                        .collect::<Vec<_>>()
+                        .join(" v ")
+                });
+                let source = c.info.sources.first().cloned().unwrap_or_default();
+                let family = if c.info.is_library {
+                    format!("{} library", c.info.family)
+                } else {
+                    c.info.family.clone()
+                };
+                rows.push([name, c.info.title, family, players, source, from]);
+            }
+            Err(d) => rows.push([
+                name,
+                format!("(invalid: {} problem(s))", d.len()),
+                String::new(),
+                String::new(),
+                String::new(),
+                from,
+            ]),
+        }
+    }
+    let headers = ["NAME", "TITLE", "FAMILY", "PLAYERS", "SOURCE", "FROM"];
+    let mut widths = headers.map(str::len);
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count().min(60));
+        }
+    }
+    let line = |cells: Vec<String>| {
+        let mut s = String::new();
+        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            let c: String = c.chars().take(60).collect();
+            if i + 1 == cells.len() {
+                s.push_str(&c);
+            } else {
+                s.push_str(&format!("{c:<w$}  "));
+            }
+        }
+        s.trim_end().to_string()
+    };
+    println!("{}", line(headers.iter().map(|s| s.to_string()).collect()));
+    for r in rows {
+        println!("{}", line(r.to_vec()));
+    }
+    Ok(())
+}
+
+fn validate(paths: &[String]) -> Result<(), CliError> {
+    let mut problems = 0;
+    for p in paths {
+        let loaded = keliya_rules::load(&catalog(), p);
+        match loaded.result {
+            Ok(c) => println!(
+                "{}: ok ({})",
+                p,
+                if c.info.is_library {
+                    "library"
+                } else {
+                    c.info.title.as_str()
+                }
+            ),
+            Err(diags) => {
+                problems += diags.len();
+                for d in &diags {
+                    eprint!("{}", diagnostics::render(&loaded.sources, d));
+                }
+            }
+        }
+    }
+    if problems > 0 {
+        eprintln!("{problems} problem(s) found");
+        return Err(CliError::Reported);
+    }
+    Ok(())
+}
+
+fn show(what: &str, resolved: bool) -> Result<(), CliError> {
+    let c = load(what)?;
+    if resolved {
+        print!("{}", yaml_text(&c.resolved, 0));
+        return Ok(());
+    }
+    let info = &c.info;
+    let mut out = String::new();
+    out.push_str(&format!("{} ({})\n", info.title, info.name));
+    out.push_str(&format!("family: {}\n", info.family));
+    out.push_str(&format!("files: {}\n", info.chain.join(" <- ")));
+    if !info.description.is_empty() {
+        out.push_str(&format!("\n{}\n", wrap(&info.description, 100)));
+    }
+    if !info.sources.is_empty() {
+        out.push_str("\nSources:\n");
+        for s in &info.sources {
+            out.push_str(&format!("  - {s}\n"));
+        }
+    }
+    if let Some(g) = &c.game {
+        out.push_str("\nPlayers (in turn order):\n");
+        for &p in &g.turn_order {
+            let pd = &g.players[p as usize];
+            out.push_str(&format!("  {} ({})\n", pd.name, pd.display));
+        }
+        out.push_str("\nPieces:\n");
+        for p in &g.pieces {
+            let owner = p
+                .owner
+                .map_or("nobody".to_string(), |o| g.players[o as usize].name.clone());
+            out.push_str(&format!("  {} ({}), owned by {owner}\n", p.name, p.display));
+        }
+        let on_board = g.board.playing_sites().count();
+        out.push_str(&format!(
+            "\nBoard: {on_board} points, {} edges, {} lines, {} tracks, {} off-board places\n",
+            g.board.edges.len(),
+            g.board.lines.len(),
+            g.board.tracks.len(),
+            g.board.len() - on_board
+        ));
+    }
+    if !info.params.is_empty() {
+        out.push_str("\nParameters:\n");
+        for (n, v) in &info.params {
+            out.push_str(&format!("  {n} = {v}\n"));
+        }
+    }
+    out.push_str("\nRules:\n");
+    for r in &info.rules {
+        out.push_str(&format!(
+            "  {}{}\n",
+            r.name,
+            r.player
+                .as_ref()
+                .map_or(String::new(), |p| format!(" (player {p})"))
+        ));
+        if let Some(s) = &r.source {
+            out.push_str(&format!("    source: {s}\n"));
+        }
+        if let Some(w) = &r.when {
+            out.push_str(&format!("    when: {w}\n"));
+        }
+        for l in r.body.lines() {
+            out.push_str(&format!("    | {l}\n"));
+        }
+    }
+    if !info.ends.is_empty() {
+        out.push_str("\nEnds (checked before each turn, in order):\n");
+        for e in &info.ends {
+            out.push_str(&format!(
+                "  {}: when {} -> {}\n",
+                e.name,
+                e.when.as_deref().unwrap_or("?"),
+                e.player
+                    .as_deref()
+                    .map_or("?".to_string(), |w| if w == "draw" {
+                        "draw".into()
+                    } else {
+                        format!("{w} wins")
+                    })
+            ));
+            if let Some(s) = &e.source {
+                out.push_str(&format!("    source: {s}\n"));
+            }
+        }
+    }
+    if let Some(g) = &c.game {
+        let caps = &g.caps;
+        let mut parts = Vec::new();
+        if let Some(n) = caps.repetition {
+            parts.push(format!("the same position {n} times"));
+        }
+        if let Some(n) = caps.no_capture_turns {
+            parts.push(format!("{n} turns without a capture"));
+        }
+        if let Some(n) = caps.max_turns {
+            parts.push(format!("{n} turns in all"));
+        }
+        if !parts.is_empty() {
+            out.push_str(&format!(
+                "\nCaps (each ends the game as a draw): {}\n",
+                parts.join("; ")
+            ));
+        }
+        if let Some(rows) = &g.throws {
+            out.push_str("\nThrows:\n");
+            for r in rows {
+                out.push_str(&format!(
+                    "  {:<12} value {:>3}  p = {:.6}{}\n",
+                    r.name,
+                    r.value,
+                    r.probability,
+                    if r.again { "  throw again" } else { "" }
+                ));
+            }
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + w.len() > width {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(w);
+    }
+    out.push_str(&line);
+    out
+}
+
+fn yaml_text(node: &keliya_rules::Node, indent: usize) -> String {
+    use keliya_rules::YamlValue as V;
+    let pad = "  ".repeat(indent);
+    match &node.value {
+        V::Map(entries) => {
+            let mut s = String::new();
+            for (k, v) in entries {
+                match &v.value {
+                    V::Map(m) if !m.is_empty() => {
+                        s.push_str(&format!("{pad}{}:\n{}", k.name, yaml_text(v, indent + 1)))
+                    }
+                    V::Str(t) if t.contains('\n') => {
+                        s.push_str(&format!("{pad}{}: |\n", k.name));
+                        for l in t.lines() {
+                            s.push_str(&format!("{pad}  {l}\n"));
+                        }
+                    }
+                    _ => s.push_str(&format!("{pad}{}: {}\n", k.name, scalar(v))),
+                }
+            }
+            s
+        }
+        _ => format!("{pad}{}\n", scalar(node)),
+    }
+}
+
+fn scalar(node: &keliya_rules::Node) -> String {
+    use keliya_rules::YamlValue as V;
+    match &node.value {
+        V::Null => "~".into(),
+        V::Bool(b) => b.to_string(),
+        V::Int(i) => i.to_string(),
+        V::Float(f) => f.to_string(),
+        V::Str(s) => serde_json::to_string(s).unwrap_or_default(),
+        V::Seq(items) => format!(
+            "[{}]",
+            items.iter().map(scalar).collect::<Vec<_>>().join(", ")
+        ),
+        V::Map(entries) => {
+            format!(
+                "{{{}}}",
+                entries
+                    .iter()
+                    .map(|(k, v)| format!("{}: {}", k.name, scalar(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    }
+}
+
+fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliError> {
+    let c = load_game(what)?;
+    let game = c.game();
+    let st = read_state(game, state)?;
+    let outcomes = game.chance_outcomes(&st);
+    let rows = game.throws.as_deref().unwrap_or_default();
+    let legal = game.legal_moves(&st).map_err(engine_error)?;
+    let to_move = &game.players[st.to_move as usize].name;
+    if as_json {
+        let value = if !outcomes.is_empty() {
+            json!({
+                "to_move": to_move,
+                "throw_due": true,
+                "outcomes": outcomes.iter().map(|(i, p)| {
+                    let r = &rows[*i as usize];
+                    json!({"throw": r.name, "value": r.value, "again": r.again, "probability": p})
+                }).collect::<Vec<_>>(),
+                "state": state_json::to_json(game, &st),
+            })
+        } else {
+            json!({
+                "to_move": to_move,
+                "throw_due": false,
+                "moves": legal.iter().map(|m| json!({"move": game.notation(m), "rule": game.rule_name(m.rule)})).collect::<Vec<_>>(),
+                "state": state_json::to_json(game, &st),
+            })
+        };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("JSON values serialise")
+        );
+        return Ok(());
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(r) = st.result {
+        let (reason, _) = keliya_play::simulate::reason_name(game, r.reason);
+        let who = r.winner.map_or("draw".to_string(), |w| {
+            format!("{} wins", game.players[w as usize].name)
+        });
+        let _ = writeln!(out, "game over: {who} ({reason})");
+    } else if !outcomes.is_empty() {
+        let _ = writeln!(out, "{to_move} throws:");
+        for (i, p) in &outcomes {
+            let r = &rows[*i as usize];
+            let _ = writeln!(
+                out,
+                "  {:<12} value {:>3}  p = {p:.6}{}",
+                r.name,
+                r.value,
+                if r.again { "  throw again" } else { "" }
+            );
+        }
+    } else {
+        let _ = writeln!(out, "{to_move} to move, {} legal move(s):", legal.len());
+        for m in &legal {
+            let _ = writeln!(
+                out,
+                "  {:<12} ({})",
+                game.notation(m),
+                game.rule_name(m.rule)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn apply(what: &str, state: Option<&PathBuf>, mv_text: &str) -> Result<(), CliError> {
+    let c = load_game(what)?;
+    let game = c.game();
+    let st = read_state(game, state)?;
+    let next = if st.chance_due {
+        let rows = game.throws.as_deref().unwrap_or_default();
+        let Some(i) = rows
+            .iter()
+            .position(|r| r.name.eq_ignore_ascii_case(mv_text.trim()))
+        else {
+            let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+            return Err(CliError::Message(format!(
+                "a throw is due; give one of: {}",
+                names.join(", ")
+            )));
+        };
+        game.apply_chance(&st, i as u8)
+    } else {
+        let Some(mv) = game.parse_move(&st, mv_text).map_err(engine_error)? else {
+            let legal: Vec<String> = game
+                .legal_moves(&st)
+                .map_err(engine_error)?
+                .iter()
+                .map(|m| game.notation(m))
+                .collect();
+            let shown = if legal.is_empty() {
+                "none (the game is over)".to_string()
+            } else {
+                legal.join(", ")
+            };
+            return Err(CliError::Message(format!(
+                "`{mv_text}` is not a legal move here; legal moves: {shown}"
+            )));
+        };
+        game.apply(&st, &mv).map_err(engine_error)?
+    };
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&state_json::to_json(game, &next))
+            .expect("JSON values serialise")
+    );
+    Ok(())
+}
+
+fn simulate(what: &str, games: u64, seed: u64, as_json: bool) -> Result<(), CliError> {
+    let c = load_game(what)?;
+    let game = c.game();
+    let start = std::time::Instant::now();
+    let stats = keliya_play::simulate(game, games, seed).map_err(engine_error)?;
+    let secs = start.elapsed().as_secs_f64();
+    let wins: serde_json::Map<String, serde_json::Value> = game
+        .players
+        .iter()
+        .zip(&stats.wins)
+        .map(|(p, w)| (p.name.clone(), json!(w)))
+        .collect();
+    if as_json {
+        let value = json!({
+            "ruleset": c.info.name,
+            "ruleset_hash": c.hash,
+            "games": stats.games,
+            "seed": stats.seed,
+            "wins": wins,
+            "draws": stats.draws,
+            "capped": stats.capped,
+            "mean_plies": stats.mean_plies(),
+            "mean_captures": if games == 0 { 0.0 } else { stats.total_captures as f64 / games as f64 },
+            "endings": stats.endings.iter().map(|(n, c)| (n.clone(), json!(c))).collect::<serde_json::Map<_, _>>(),
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&value).expect("JSON values serialise")
+        );
+    } else {
+        println!(
+            "{} ({}): {games} random games, seed {seed}",
+            c.info.title, c.info.name
+        );
+        for (p, w) in game.players.iter().zip(&stats.wins) {
+            println!(
+                "  {:<10} wins {w:>6} ({:.1}%)",
+                p.name,
+                100.0 * *w as f64 / games.max(1) as f64
+            );
+        }
+        println!("  draws      {:>11}", stats.draws);
+        println!("  capped     {:>11}", stats.capped);
+        println!("  mean plies {:>11.1}", stats.mean_plies());
+        for (n, c) in &stats.endings {
+            println!("  ended by {n}: {c}");
+        }
+        eprintln!("  ({:.0} games/s)", games as f64 / secs.max(1e-9));
+    }
+    Ok(())
+}

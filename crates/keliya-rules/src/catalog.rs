@@ -1,0 +1,121 @@
+//! Finding rulesets: a path, a name in a rulesets folder, or a ruleset embedded in the binary.
+
+use std::path::{Path, PathBuf};
+
+/// Where ruleset names are looked up, in order: the folders, then the embedded copies.
+#[derive(Clone, Debug, Default)]
+pub struct Catalog {
+    pub dirs: Vec<PathBuf>,
+    pub embedded: Vec<(String, &'static str)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    File(PathBuf),
+    Embedded,
+}
+
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub name: String,
+    /// The path shown in messages: the file's path, or `<embedded>/name.yaml`.
+    pub display: String,
+    pub origin: Origin,
+    pub text: Result<String, String>,
+}
+
+impl Catalog {
+    /// `what` is a path to a file, or a ruleset name such as `hat-diviyan-keliya` or `lib/hunt`.
+    /// `near` is the folder of the file that asks (for `extends`), searched first.
+    pub fn find(&self, what: &str, near: Option<&Path>) -> Option<Found> {
+        let as_path = Path::new(what);
+        let looks_like_path = what.ends_with(".yaml")
+            || what.ends_with(".yml")
+            || what.starts_with('.')
+            || what.starts_with('/');
+        if looks_like_path {
+            let name = as_path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            return Some(read(name, as_path.to_path_buf()));
+        }
+        let file = format!("{what}.yaml");
+        // The asking file's folder and a few above it (a variant in `rulesets/game/` extends `game`).
+        let mut dirs: Vec<&Path> = near
+            .map(|n| n.ancestors().take(3).collect())
+            .unwrap_or_default();
+        dirs.extend(self.dirs.iter().map(PathBuf::as_path));
+        for dir in dirs {
+            let p = dir.join(&file);
+            if p.is_file() {
+                return Some(read(what.to_string(), p));
+            }
+        }
+        self.embedded
+            .iter()
+            .find(|(n, _)| n == what)
+            .map(|(n, text)| Found {
+                name: n.clone(),
+                display: format!("<embedded>/{n}.yaml"),
+                origin: Origin::Embedded,
+                text: Ok(text.to_string()),
+            })
+    }
+
+    /// Every ruleset name known, with where it comes from; a folder's copy wins over an embedded one.
+    pub fn names(&self) -> Vec<(String, Origin)> {
+        let mut out: Vec<(String, Origin)> = Vec::new();
+        for dir in &self.dirs {
+            let mut found = Vec::new();
+            collect(dir, dir, &mut found);
+            found.sort();
+            for (name, path) in found {
+                if !out.iter().any(|(n, _)| *n == name) {
+                    out.push((name, Origin::File(path)));
+                }
+            }
+        }
+        for (n, _) in &self.embedded {
+            if !out.iter().any(|(m, _)| m == n) {
+                out.push((n.clone(), Origin::Embedded));
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            collect(root, &p, out);
+        } else if p.extension().is_some_and(|x| x == "yaml") {
+            if let Ok(rel) = p.with_extension("").strip_prefix(root) {
+                out.push((rel.to_string_lossy().replace('\\', "/"), p.clone()));
+            }
+        }
+    }
+}
+
+fn read(name: String, path: PathBuf) -> Found {
+    let text = match std::fs::read(&path) {
+        Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "file is not UTF-8 text (invalid byte at offset {}); a ruleset is a YAML text file",
+                e.utf8_error().valid_up_to()
+            )
+        }),
+        Err(e) => Err(format!("cannot read file: {e}")),
+    };
+    Found {
+        name,
+        display: path.display().to_string(),
+        origin: Origin::File(path),
+        text,
+    }
+}

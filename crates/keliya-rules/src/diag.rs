@@ -1,0 +1,88 @@
+//! Diagnostics: every problem with a file and a byte range, a message and an optional hint.
+//! Rendering (underlines, colours) belongs to the CLI; this module only knows lines and columns.
+
+/// Index of a file in [`Sources`].
+pub type FileId = usize;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Loc {
+    pub file: FileId,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub loc: Loc,
+    pub message: String,
+    pub hint: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(loc: Loc, message: impl Into<String>) -> Self {
+        Diagnostic {
+            loc,
+            message: message.into(),
+            hint: None,
+        }
+    }
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+    pub fn maybe_hint(mut self, hint: Option<String>) -> Self {
+        self.hint = hint;
+        self
+    }
+}
+
+/// The texts of every file read, so diagnostics can be shown with their source lines.
+#[derive(Clone, Debug, Default)]
+pub struct Sources {
+    files: Vec<(String, String)>,
+}
+
+impl Sources {
+    pub fn add(&mut self, path: String, text: String) -> FileId {
+        self.files.push((path, text));
+        self.files.len() - 1
+    }
+    pub fn path(&self, f: FileId) -> &str {
+        &self.files[f].0
+    }
+    pub fn text(&self, f: FileId) -> &str {
+        &self.files[f].1
+    }
+    pub fn find(&self, path: &str) -> Option<FileId> {
+        self.files.iter().position(|(p, _)| p == path)
+    }
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, f: FileId, offset: usize) -> (usize, usize) {
+        let text = self.text(f);
+        let offset = floor_char_boundary(text, offset.min(text.len()));
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        (line, text[line_start..offset].chars().count() + 1)
+    }
+    /// `path:line:col: error: message` (and the hint on the next line), without the source excerpt.
+    pub fn short(&self, d: &Diagnostic) -> String {
+        let (line, col) = self.line_col(d.loc.file, d.loc.start);
+        let mut s = format!(
+            "{}:{line}:{col}: error: {}",
+            self.path(d.loc.file),
+            d.message
+        );
+        if let Some(h) = &d.hint {
+            s.push_str(&format!("\n  hint: {h}"));
+        }
+        s
+    }
+}
+
+fn floor_char_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}

@@ -1,0 +1,259 @@
+//! Reading a ruleset and its `extends` chain, merging them, and handing the result to lowering.
+
+use std::path::PathBuf;
+
+use keliya_engine::Game;
+
+use crate::catalog::{Catalog, Origin};
+use crate::diag::{Diagnostic, Loc, Sources};
+use crate::yaml::{self, Key, Node, Value};
+
+/// Longest `extends` chain accepted.
+pub const MAX_CHAIN: usize = 16;
+
+/// What loading produced: the files read (for showing diagnostics) and the ruleset or every problem found.
+pub struct Loaded {
+    pub sources: Sources,
+    pub result: Result<Compiled, Vec<Diagnostic>>,
+}
+
+#[derive(Clone, Debug)]
+pub struct RuleInfo {
+    pub name: String,
+    pub player: Option<String>,
+    pub when: Option<String>,
+    pub body: String,
+    pub source: Option<String>,
+    /// Where the rule was written (the file that defines or last overrides it).
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct RulesetInfo {
+    pub name: String,
+    pub title: String,
+    pub family: String,
+    pub description: String,
+    pub sources: Vec<String>,
+    /// The files of the `extends` chain, child first.
+    pub chain: Vec<String>,
+    pub is_library: bool,
+    pub rules: Vec<RuleInfo>,
+    pub ends: Vec<RuleInfo>,
+    pub params: Vec<(String, i64)>,
+}
+
+pub struct Compiled {
+    /// `None` for a library, which is checked but not playable on its own.
+    pub game: Option<Game>,
+    pub info: RulesetInfo,
+    /// The merged YAML tree after `extends`, as the engine runs it.
+    pub resolved: Node,
+    /// Source locations indexed by the `at` fields of the engine's IR.
+    pub spans: Vec<Loc>,
+    /// Stable hash of the resolved ruleset, for records.
+    pub hash: String,
+}
+
+impl Compiled {
+    pub fn game(&self) -> &Game {
+        self.game
+            .as_ref()
+            .expect("a library is not playable; callers check `info.is_library`")
+    }
+}
+
+/// Loads `what` (a path or a ruleset name) with everything it extends.
+pub fn load(catalog: &Catalog, what: &str) -> Loaded {
+    let mut sources = Sources::default();
+    let result = load_into(catalog, what, &mut sources);
+    Loaded { sources, result }
+}
+
+fn load_into(
+    catalog: &Catalog,
+    what: &str,
+    sources: &mut Sources,
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let Some(found) = catalog.find(what, None) else {
+        let file = sources.add(what.to_string(), String::new());
+        let known: Vec<String> = catalog.names().into_iter().map(|(n, _)| n).collect();
+        let hint = keliya_board::closest(what, known.iter().map(String::as_str))
+            .map(|c| format!("did you mean `{c}`?"));
+        return Err(vec![
+            Diagnostic::new(
+                Loc {
+                    file,
+                    start: 0,
+                    end: 0,
+                },
+                format!("no ruleset named `{what}`"),
+            )
+            .hint(hint.unwrap_or_else(|| {
+                "`keliya list` shows the rulesets; a path to a .yaml file works too".into()
+            })),
+        ]);
+    };
+    let mut chain: Vec<(Node, String)> = Vec::new();
+    let mut current = found;
+    let mut names_seen: Vec<String> = Vec::new();
+    loop {
+        let text = match current.text.clone() {
+            Ok(t) => t,
+            Err(msg) => {
+                let file = sources.add(current.display.clone(), String::new());
+                return Err(vec![Diagnostic::new(
+                    Loc {
+                        file,
+                        start: 0,
+                        end: 0,
+                    },
+                    msg,
+                )]);
+            }
+        };
+        let file = sources.add(current.display.clone(), text);
+        let node = yaml::parse(sources.text(file), file).map_err(|d| vec![d])?;
+        let Value::Map(entries) = &node.value else {
+            return Err(vec![
+                Diagnostic::new(
+                    node.loc,
+                    format!("a ruleset is a mapping of keys, found {}", node.kind()),
+                )
+                .hint("start with `title: ...` on the first line"),
+            ]);
+        };
+        let parent = entries
+            .iter()
+            .find(|(k, _)| k.name == "extends")
+            .map(|(_, v)| v.clone());
+        names_seen.push(current.name.clone());
+        chain.push((node, current.display.clone()));
+        let Some(parent) = parent else { break };
+        let Some(parent_name) = parent.as_str() else {
+            return Err(vec![Diagnostic::new(
+                parent.loc,
+                format!("`extends` takes a ruleset name, found {}", parent.kind()),
+            )]);
+        };
+        if names_seen.iter().any(|n| n == parent_name)
+            || chain
+                .iter()
+                .any(|(_, d)| d.ends_with(&format!("{parent_name}.yaml")))
+        {
+            let cycle = names_seen.join(" -> ");
+            return Err(vec![
+                Diagnostic::new(
+                    parent.loc,
+                    format!("`extends` makes a cycle: {cycle} -> {parent_name}"),
+                )
+                .hint("a ruleset cannot extend itself, directly or through others"),
+            ]);
+        }
+        if chain.len() >= MAX_CHAIN {
+            return Err(vec![Diagnostic::new(
+                parent.loc,
+                format!("`extends` chain longer than {MAX_CHAIN} files"),
+            )]);
+        }
+        let near = match &current.origin {
+            Origin::File(p) => p.parent().map(PathBuf::from),
+            Origin::Embedded => None,
+        };
+        match catalog.find(parent_name, near.as_deref()) {
+            Some(f) => current = f,
+            None => {
+                let known: Vec<String> = catalog.names().into_iter().map(|(n, _)| n).collect();
+                let hint = keliya_board::closest(parent_name, known.iter().map(String::as_str))
+                    .map(|c| format!("did you mean `{c}`?"))
+                    .unwrap_or_else(|| {
+                        "the parent is looked up beside this file, then among the bundled rulesets"
+                            .into()
+                    });
+                return Err(vec![
+                    Diagnostic::new(
+                        parent.loc,
+                        format!("parent ruleset `{parent_name}` not found"),
+                    )
+                    .hint(hint),
+                ]);
+            }
+        }
+    }
+    let displays: Vec<String> = chain.iter().map(|(_, d)| d.clone()).collect();
+    let mut iter = chain.into_iter().rev();
+    let (mut merged, _) = iter
+        .next()
+        .expect("the chain holds at least the file asked for");
+    for (child, _) in iter {
+        merged = merge(without_own_keys(merged), child);
+    }
+    crate::lower::lower(merged, displays, names_seen[0].clone(), sources)
+}
+
+/// Keys that describe one file and are not inherited: a game extending a library is a game.
+fn without_own_keys(mut node: Node) -> Node {
+    if let Value::Map(entries) = &mut node.value {
+        entries.retain(|(k, _)| !matches!(k.name.as_str(), "kind" | "extends" | "name"));
+    }
+    node
+}
+
+/// `child` over `parent`: mappings merge key by key (a `~` value removes the key), anything else replaces.
+/// Keys keep the parent's order; new keys follow.
+pub(crate) fn merge(parent: Node, child: Node) -> Node {
+    match (parent.value, child.value) {
+        (Value::Map(mut base), Value::Map(over)) => {
+            for (k, v) in over {
+                let pos = base.iter().position(|(bk, _)| bk.name == k.name);
+                match (pos, &v.value) {
+                    (Some(i), Value::Null) => {
+                        base.remove(i);
+                    }
+                    (None, Value::Null) => base.push((k, v)), // reported by the schema if it matters
+                    (Some(i), _) => {
+                        let (_, old) = base.remove(i);
+                        base.insert(i, (k, merge(old, v)));
+                    }
+                    (None, _) => base.push((k, v)),
+                }
+            }
+            Node {
+                value: Value::Map(base),
+                loc: child.loc,
+            }
+        }
+        (_, value) => Node {
+            value,
+            loc: child.loc,
+        },
+    }
+}
+
+/// Canonical text of a tree (keys in order, no locations) for hashing and comparison.
+pub(crate) fn canonical(node: &Node, out: &mut String) {
+    match &node.value {
+        Value::Null => out.push('~'),
+        Value::Bool(b) => out.push_str(&b.to_string()),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => out.push_str(&format!("{f:?}")),
+        Value::Str(s) => out.push_str(&format!("{s:?}")),
+        Value::Seq(items) => {
+            out.push('[');
+            for i in items {
+                canonical(i, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Map(entries) => {
+            out.push('{');
+            for (Key { name, .. }, v) in entries {
+                out.push_str(&format!("{name:?}:"));
+                canonical(v, out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+    }
+}

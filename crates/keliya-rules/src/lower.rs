@@ -1,0 +1,1748 @@
+//! From the merged YAML tree to an engine [`Game`]: the schema is checked key by key, names are resolved,
+//! DSL texts are parsed and type-checked, and every problem is collected with its location.
+
+use keliya_board::{BoardSpec, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
+use keliya_dsl as dsl;
+use keliya_engine::{
+    self as eng, Caps, EndDef, Game, PieceDef, PlayerDef, RuleDef, ThrowRow, VarDef,
+};
+
+use crate::diag::{Diagnostic, Loc, Sources};
+use crate::load::{Compiled, RuleInfo, RulesetInfo, canonical};
+use crate::yaml::{Key, Node, Value, value_offset};
+
+const TOP_KEYS: &[&str] = &[
+    "keliya",
+    "name",
+    "title",
+    "family",
+    "kind",
+    "extends",
+    "description",
+    "sources",
+    "players",
+    "turn_order",
+    "pieces",
+    "board",
+    "setup",
+    "params",
+    "vars",
+    "throws",
+    "rules",
+    "ends",
+    "caps",
+    "limits",
+];
+
+pub(crate) fn lower(
+    root: Node,
+    chain: Vec<String>,
+    name: String,
+    sources: &Sources,
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let mut cx = Cx {
+        sources,
+        diags: Vec::new(),
+        spans: vec![root.loc],
+    };
+    let top = cx.map(&root, "the ruleset").unwrap_or(&[]);
+    cx.check_keys(top, TOP_KEYS, "the ruleset");
+    let get = |k: &str| top.iter().find(|(key, _)| key.name == k).map(|(_, v)| v);
+
+    let is_library = get("kind").and_then(Node::as_str) == Some("library");
+    if let Some(kind) = get("kind") {
+        if !matches!(kind.as_str(), Some("game" | "library")) {
+            cx.err(kind.loc, "`kind` is `game` or `library`");
+        }
+    }
+    let mut info = RulesetInfo {
+        name: get("name")
+            .and_then(Node::as_str)
+            .map_or(name, str::to_string),
+        title: get("title")
+            .and_then(|n| cx.string(n, "title"))
+            .unwrap_or_default(),
+        family: get("family")
+            .and_then(|n| cx.string(n, "family"))
+            .unwrap_or_default(),
+        description: get("description")
+            .and_then(|n| cx.string(n, "description"))
+            .unwrap_or_default(),
+        sources: get("sources")
+            .map(|n| cx.string_list(n, "sources"))
+            .unwrap_or_default(),
+        chain,
+        is_library,
+        ..Default::default()
+    };
+    if let Some(v) = get("keliya") {
+        if !matches!(v.value, Value::Int(1)) {
+            cx.err(v.loc, "this keliya reads ruleset format 1 (`keliya: 1`)");
+        }
+    }
+    if !is_library && info.title.is_empty() && get("title").is_none() {
+        cx.err(root.loc, "the ruleset has no `title`");
+    }
+
+    // Names first: players, pieces, params, vars. Everything after refers to them.
+    let mut names = Names::default();
+    if let Some(players) = get("players") {
+        for (k, v) in cx.map(players, "players").unwrap_or(&[]) {
+            let entries = if matches!(v.value, Value::Null) {
+                &[][..]
+            } else {
+                cx.map(v, "a player").unwrap_or(&[])
+            };
+            cx.check_keys(entries, &["display"], "a player");
+            let display = field(entries, "display")
+                .and_then(|d| cx.string(d, "display"))
+                .unwrap_or_else(|| k.name.clone());
+            cx.ident_name(k, "player");
+            names.players.push((k.name.clone(), k.loc));
+            names.player_display.push(display);
+        }
+    } else if !is_library {
+        cx.err(root.loc, "the ruleset has no `players`");
+    }
+    if !is_library && names.players.is_empty() && get("players").is_some() {
+        cx.err(
+            get("players").expect("checked").loc,
+            "at least one player is needed",
+        );
+    }
+    if names.players.len() > 16 {
+        cx.err(
+            get("players").expect("has players").loc,
+            "at most 16 players",
+        );
+    }
+    if let Some(pieces) = get("pieces") {
+        for (k, v) in cx.map(pieces, "pieces").unwrap_or(&[]) {
+            let entries = if matches!(v.value, Value::Null) {
+                &[][..]
+            } else {
+                cx.map(v, "a piece").unwrap_or(&[])
+            };
+            cx.check_keys(entries, &["owner", "display"], "a piece");
+            let owner = field(entries, "owner").and_then(|o| cx.player_ref(o, &names));
+            let display = field(entries, "display")
+                .and_then(|d| cx.string(d, "display"))
+                .unwrap_or_else(|| k.name.clone());
+            cx.ident_name(k, "piece");
+            names.pieces.push((k.name.clone(), k.loc, owner, display));
+        }
+        if names.pieces.len() > 64 {
+            cx.err(pieces.loc, "at most 64 kinds of piece");
+        }
+    }
+    if let Some(params) = get("params") {
+        for (k, v) in cx.map(params, "params").unwrap_or(&[]) {
+            let value = match v.value {
+                Value::Int(i) if i.unsigned_abs() <= i32::MAX as u64 => Some(i),
+                Value::Bool(b) => Some(b as i64),
+                _ => {
+                    cx.err(
+                        v.loc,
+                        format!(
+                            "parameter `{}` must be a whole number or true/false, found {}",
+                            k.name,
+                            v.kind()
+                        ),
+                    );
+                    None
+                }
+            };
+            cx.ident_name(k, "parameter");
+            if let Some(value) = value {
+                names.params.push((k.name.clone(), value));
+            }
+        }
+    }
+    info.params = names.params.clone();
+    if let Some(vars) = get("vars") {
+        for (k, v) in cx.map(vars, "vars").unwrap_or(&[]) {
+            let entries = if matches!(v.value, Value::Null) {
+                &[][..]
+            } else {
+                cx.map(v, "a variable").unwrap_or(&[])
+            };
+            cx.check_keys(entries, &["per_player", "initial"], "a variable");
+            let per_player = field(entries, "per_player")
+                .map(|n| cx.boolean(n, "per_player"))
+                .unwrap_or(false);
+            let initial = field(entries, "initial")
+                .and_then(|n| cx.int(n, "initial", i32::MIN as i64, i32::MAX as i64))
+                .unwrap_or(0);
+            cx.ident_name(k, "variable");
+            names.vars.push(VarDef {
+                name: k.name.clone(),
+                per_player,
+                initial,
+            });
+        }
+    }
+    check_unique(&mut cx, &names);
+
+    // Board.
+    let board_spec = get("board").map(|b| board_spec(&mut cx, b));
+    let board = match (&board_spec, is_library) {
+        (Some(spec), _) => match spec.compile() {
+            Ok(b) => Some(b),
+            Err(errors) => {
+                for e in errors {
+                    let loc = cx.spans.get(e.origin).copied().unwrap_or_default();
+                    let d = Diagnostic::new(loc, e.message).maybe_hint(e.hint);
+                    cx.diags.push(d);
+                }
+                None
+            }
+        },
+        (None, false) => {
+            cx.err(root.loc, "the ruleset has no `board`");
+            None
+        }
+        (None, true) => None,
+    };
+    if let Some(b) = &board {
+        names.sites = b.names().to_vec();
+        names.tracks = b.tracks.iter().map(|t| t.name.clone()).collect();
+        for (i, owner) in b.owner.iter().enumerate() {
+            if let Some(o) = owner {
+                if !names.players.iter().any(|(p, _)| p == o) {
+                    let loc = get("board").map_or(root.loc, |n| n.loc);
+                    cx.err(
+                        loc,
+                        format!(
+                            "site `{}` is owned by unknown player `{o}`",
+                            b.name(i as u16)
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    // Rules and ends: DSL.
+    let mut rules = Vec::new();
+    let mut choice_names: Vec<Vec<String>> = Vec::new();
+    if let Some(rs) = get("rules") {
+        for (k, v) in cx.map(rs, "rules").unwrap_or(&[]) {
+            let entries = cx.map(v, "a rule").unwrap_or(&[]);
+            cx.check_keys(
+                entries,
+                &["player", "when", "do", "notation", "source"],
+                "a rule",
+            );
+            let player = field(entries, "player").and_then(|p| cx.player_ref(p, &names));
+            let mut lw = Lowerer::new(&mut cx, &names, &mut choice_names);
+            let when = field(entries, "when").and_then(|w| lw.expression(w, Some(Ty::Bool)));
+            let body_node = field(entries, "do");
+            let body = match body_node {
+                Some(b) => lw.program(b).unwrap_or_default(),
+                None => {
+                    lw.cx.err(k.loc, format!("rule `{}` has no `do`", k.name));
+                    Vec::new()
+                }
+            };
+            let locals = lw.max_slots;
+            let notation = field(entries, "notation").and_then(|n| cx.string(n, "notation"));
+            if let (Some(n), Some(nn)) = (&notation, field(entries, "notation")) {
+                check_notation(&mut cx, nn, n, body_node, &choice_names);
+            }
+            let source = field(entries, "source").and_then(|n| cx.string(n, "source"));
+            info.rules.push(RuleInfo {
+                name: k.name.clone(),
+                player: field(entries, "player").and_then(|p| p.as_str().map(str::to_string)),
+                when: field(entries, "when").and_then(|w| w.as_str().map(str::to_string)),
+                body: body_node
+                    .and_then(|b| b.as_str())
+                    .unwrap_or_default()
+                    .to_string(),
+                source,
+                loc: k.loc,
+            });
+            rules.push(RuleDef {
+                name: k.name.clone(),
+                player,
+                when,
+                body,
+                notation,
+                locals,
+            });
+        }
+    } else if !is_library {
+        cx.err(root.loc, "the ruleset has no `rules`");
+    }
+    if rules.len() > 1000 {
+        cx.err(get("rules").expect("has rules").loc, "at most 1000 rules");
+    }
+    let mut ends = Vec::new();
+    if let Some(es) = get("ends") {
+        for (k, v) in cx.map(es, "ends").unwrap_or(&[]) {
+            let entries = cx.map(v, "an end condition").unwrap_or(&[]);
+            cx.check_keys(entries, &["when", "winner", "source"], "an end condition");
+            let mut lw = Lowerer::new(&mut cx, &names, &mut choice_names);
+            let when = match field(entries, "when") {
+                Some(w) => lw.expression(w, Some(Ty::Bool)),
+                None => {
+                    lw.cx
+                        .err(k.loc, format!("end condition `{}` has no `when`", k.name));
+                    None
+                }
+            };
+            let winner = match field(entries, "winner") {
+                Some(w) if w.as_str() == Some("draw") => None,
+                Some(w) => lw.expression(w, Some(Ty::Player)).map(Some).unwrap_or(None),
+                None => {
+                    lw.cx.err(
+                        k.loc,
+                        format!(
+                            "end condition `{}` has no `winner` (a player, or `draw`)",
+                            k.name
+                        ),
+                    );
+                    None
+                }
+            };
+            info.ends.push(RuleInfo {
+                name: k.name.clone(),
+                player: field(entries, "winner").and_then(|p| p.as_str().map(str::to_string)),
+                when: field(entries, "when").and_then(|w| w.as_str().map(str::to_string)),
+                body: String::new(),
+                source: field(entries, "source").and_then(|n| n.as_str().map(str::to_string)),
+                loc: k.loc,
+            });
+            if let Some(when) = when {
+                ends.push(EndDef {
+                    name: k.name.clone(),
+                    when,
+                    winner,
+                });
+            }
+        }
+    }
+
+    let turn_order: Vec<u8> = match get("turn_order") {
+        Some(n) => match &n.value {
+            Value::Seq(items) => items
+                .iter()
+                .filter_map(|i| cx.player_ref(i, &names))
+                .collect(),
+            _ => {
+                cx.err(
+                    n.loc,
+                    format!("`turn_order` is a list of players, found {}", n.kind()),
+                );
+                Vec::new()
+            }
+        },
+        None => (0..names.players.len() as u8).collect(),
+    };
+    if !is_library && turn_order.is_empty() && !names.players.is_empty() {
+        cx.err(
+            get("turn_order").map_or(root.loc, |n| n.loc),
+            "`turn_order` is empty",
+        );
+    }
+
+    let throws = get("throws").and_then(|t| throws(&mut cx, t));
+    let caps = get("caps").map(|c| caps(&mut cx, c)).unwrap_or_default();
+    let max_steps = get("limits")
+        .and_then(|l| {
+            let e = cx.map(l, "limits").unwrap_or(&[]);
+            cx.check_keys(e, &["max_steps_per_move"], "limits");
+            field(e, "max_steps_per_move")
+                .and_then(|n| cx.int(n, "max_steps_per_move", 1, 10_000_000))
+        })
+        .unwrap_or(100_000) as u32;
+
+    // Setup needs the board and the pieces.
+    let mut setup = Vec::new();
+    if let Some(b) = &board {
+        let kinds = names.pieces.len();
+        setup = vec![0u16; b.len() * kinds];
+        if let Some(s) = get("setup") {
+            for (site_key, contents) in cx.map(s, "setup").unwrap_or(&[]) {
+                let Some(site) = b.site(&site_key.name) else {
+                    let hint = closest(&site_key.name, b.names().iter().map(String::as_str))
+                        .map(|c| format!("did you mean `{c}`?"));
+                    cx.diags.push(
+                        Diagnostic::new(
+                            site_key.loc,
+                            format!("setup names unknown site `{}`", site_key.name),
+                        )
+                        .maybe_hint(hint),
+                    );
+                    continue;
+                };
+                for (piece_key, count) in cx.map(contents, "the pieces on a site").unwrap_or(&[]) {
+                    let Some(p) = names.pieces.iter().position(|(n, ..)| *n == piece_key.name)
+                    else {
+                        let hint =
+                            closest(&piece_key.name, names.pieces.iter().map(|p| p.0.as_str()))
+                                .map(|c| format!("did you mean `{c}`?"));
+                        cx.diags.push(
+                            Diagnostic::new(
+                                piece_key.loc,
+                                format!("setup names unknown piece `{}`", piece_key.name),
+                            )
+                            .maybe_hint(hint),
+                        );
+                        continue;
+                    };
+                    if let Some(n) = cx.int(count, "a piece count", 0, u16::MAX as i64) {
+                        setup[site as usize * kinds + p] = n as u16;
+                    }
+                }
+            }
+        }
+    }
+
+    let hash = {
+        let mut text = String::new();
+        canonical(&root, &mut text);
+        format!("{:016x}", fnv(text.as_bytes()))
+    };
+    if !cx.diags.is_empty() {
+        cx.diags.sort_by_key(|d| (d.loc.file, d.loc.start));
+        cx.diags.dedup();
+        return Err(cx.diags);
+    }
+    let game = match (is_library, board) {
+        (false, Some(board)) => {
+            let hands = (0..names.players.len())
+                .map(|p| {
+                    (0..board.len() as u16).find(|&s| {
+                        board.has_tag(s, "hand")
+                            && board.owner[s as usize].as_deref()
+                                == Some(names.players[p].0.as_str())
+                    })
+                })
+                .collect();
+            Some(Game {
+                name: info.name.clone(),
+                players: names
+                    .players
+                    .iter()
+                    .zip(&names.player_display)
+                    .map(|((n, _), d)| PlayerDef {
+                        name: n.clone(),
+                        display: d.clone(),
+                    })
+                    .collect(),
+                pieces: names
+                    .pieces
+                    .iter()
+                    .map(|(n, _, owner, display)| PieceDef {
+                        name: n.clone(),
+                        display: display.clone(),
+                        owner: *owner,
+                    })
+                    .collect(),
+                vars: names.vars.clone(),
+                setup,
+                turn_order,
+                rules,
+                ends,
+                throws,
+                caps,
+                hands,
+                choice_names,
+                max_steps_per_move: max_steps,
+                board,
+            })
+        }
+        _ => None,
+    };
+    Ok(Compiled {
+        game,
+        info,
+        resolved: root,
+        spans: cx.spans,
+        hash,
+    })
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn field<'a>(entries: &'a [(Key, Node)], name: &str) -> Option<&'a Node> {
+    entries.iter().find(|(k, _)| k.name == name).map(|(_, v)| v)
+}
+
+#[derive(Default)]
+struct Names {
+    players: Vec<(String, Loc)>,
+    player_display: Vec<String>,
+    pieces: Vec<(String, Loc, Option<u8>, String)>,
+    params: Vec<(String, i64)>,
+    vars: Vec<VarDef>,
+    sites: Vec<String>,
+    tracks: Vec<String>,
+}
+
+const AMBIENT: &[&str] = &["mover", "throw", "stuck", "ply", "turn"];
+
+fn check_unique(cx: &mut Cx<'_>, names: &Names) {
+    let mut seen: Vec<(String, &str)> = Vec::new();
+    let mut check = |cx: &mut Cx<'_>, name: &str, what: &'static str, loc: Option<Loc>| {
+        if AMBIENT.contains(&name) || BUILTINS.contains(&name) {
+            if let Some(loc) = loc {
+                cx.err(
+                    loc,
+                    format!(
+                        "`{name}` is a built-in name of the rules language and cannot name a {what}"
+                    ),
+                );
+            }
+        }
+        // Players, pieces and sites may share a name (a rule reads it by the kind it expects there);
+        // parameters and variables may not share one with anything.
+        let clash = seen.iter().find(|(n, w)| {
+            *n == name
+                && (matches!(*w, "parameter" | "variable")
+                    || matches!(what, "parameter" | "variable"))
+        });
+        if let Some((_, other)) = clash {
+            if let Some(loc) = loc {
+                cx.diags.push(
+                    Diagnostic::new(loc, format!("`{name}` names both a {other} and a {what}"))
+                        .hint("a parameter or variable name must differ from every other name; rename one"),
+                );
+            }
+        }
+        seen.push((name.to_string(), what));
+    };
+    for (n, l) in &names.players {
+        check(cx, n, "player", Some(*l));
+    }
+    for (n, l, ..) in &names.pieces {
+        check(cx, n, "piece", Some(*l));
+    }
+    for (n, _) in &names.params {
+        check(cx, n, "parameter", None);
+    }
+    for v in &names.vars {
+        check(cx, &v.name, "variable", None);
+    }
+}
+
+/// Checks that every `{name}` in a notation is a choice variable of the rule.
+fn check_notation(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    template: &str,
+    body: Option<&Node>,
+    choice_names: &[Vec<String>],
+) {
+    let body_text = body.and_then(|b| b.as_str()).unwrap_or_default();
+    let mut rest = template;
+    while let Some(i) = rest.find('{') {
+        let Some(j) = rest[i..].find('}') else {
+            cx.err(node.loc, "`{` in a notation is not closed");
+            return;
+        };
+        let name = &rest[i + 1..i + j];
+        let known = choice_names.iter().flatten().any(|n| n == name) && body_text.contains(name);
+        if !known {
+            cx.err(
+                node.loc,
+                format!(
+                    "notation names `{{{name}}}`, which is not a `choose` variable of this rule"
+                ),
+            );
+        }
+        rest = &rest[i + j + 1..];
+    }
+}
+
+struct Cx<'a> {
+    sources: &'a Sources,
+    diags: Vec<Diagnostic>,
+    /// Locations referred to by index from the board spec and the IR.
+    spans: Vec<Loc>,
+}
+
+impl Cx<'_> {
+    fn err(&mut self, loc: Loc, msg: impl Into<String>) {
+        self.diags.push(Diagnostic::new(loc, msg));
+    }
+    fn origin(&mut self, loc: Loc) -> usize {
+        self.spans.push(loc);
+        self.spans.len() - 1
+    }
+    fn map<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n [(Key, Node)]> {
+        match &node.value {
+            Value::Map(entries) => Some(entries),
+            _ => {
+                self.err(
+                    node.loc,
+                    format!(
+                        "{what} should be a mapping (`key: value` lines), found {}",
+                        node.kind()
+                    ),
+                );
+                None
+            }
+        }
+    }
+    fn check_keys(&mut self, entries: &[(Key, Node)], allowed: &[&str], what: &str) {
+        for (k, _) in entries {
+            if !allowed.contains(&k.name.as_str()) {
+                let hint = closest(&k.name, allowed.iter().copied())
+                    .map(|c| format!("did you mean `{c}`?"))
+                    .unwrap_or_else(|| format!("the keys of {what} are: {}", allowed.join(", ")));
+                self.diags.push(
+                    Diagnostic::new(k.loc, format!("unknown key `{}` in {what}", k.name))
+                        .hint(hint),
+                );
+            }
+        }
+    }
+    fn string(&mut self, node: &Node, what: &str) -> Option<String> {
+        match &node.value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Int(i) => Some(i.to_string()),
+            _ => {
+                self.err(
+                    node.loc,
+                    format!("`{what}` should be text, found {}", node.kind()),
+                );
+                None
+            }
+        }
+    }
+    fn string_list(&mut self, node: &Node, what: &str) -> Vec<String> {
+        match &node.value {
+            Value::Seq(items) => items.iter().filter_map(|i| self.string(i, what)).collect(),
+            _ => {
+                self.err(
+                    node.loc,
+                    format!("`{what}` should be a list, found {}", node.kind()),
+                );
+                Vec::new()
+            }
+        }
+    }
+    fn int(&mut self, node: &Node, what: &str, lo: i64, hi: i64) -> Option<i64> {
+        match node.value {
+            Value::Int(i) if (lo..=hi).contains(&i) => Some(i),
+            Value::Int(i) => {
+                self.err(
+                    node.loc,
+                    format!("`{what}` must be between {lo} and {hi}, found {i}"),
+                );
+                None
+            }
+            _ => {
+                self.err(
+                    node.loc,
+                    format!("`{what}` should be a whole number, found {}", node.kind()),
+                );
+                None
+            }
+        }
+    }
+    fn float(&mut self, node: &Node, what: &str) -> Option<f64> {
+        match node.value {
+            Value::Float(f) if f.is_finite() => Some(f),
+            Value::Int(i) => Some(i as f64),
+            _ => {
+                self.err(
+                    node.loc,
+                    format!("`{what}` should be a number, found {}", node.kind()),
+                );
+                None
+            }
+        }
+    }
+    fn boolean(&mut self, node: &Node, what: &str) -> bool {
+        match node.value {
+            Value::Bool(b) => b,
+            _ => {
+                self.err(
+                    node.loc,
+                    format!("`{what}` should be true or false, found {}", node.kind()),
+                );
+                false
+            }
+        }
+    }
+    fn ident_name(&mut self, key: &Key, what: &str) {
+        let ok = key
+            .name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && key
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ok {
+            self.diags.push(
+                Diagnostic::new(
+                    key.loc,
+                    format!("{what} name `{}` is not a name the rules can use", key.name),
+                )
+                .hint("use letters, digits and `_`, starting with a letter"),
+            );
+        }
+    }
+    fn player_ref(&mut self, node: &Node, names: &Names) -> Option<u8> {
+        let s = self.string(node, "player")?;
+        match names.players.iter().position(|(p, _)| *p == s) {
+            Some(i) => Some(i as u8),
+            None => {
+                let hint = closest(&s, names.players.iter().map(|p| p.0.as_str()))
+                    .map(|c| format!("did you mean `{c}`?"));
+                self.diags.push(
+                    Diagnostic::new(node.loc, format!("unknown player `{s}`")).maybe_hint(hint),
+                );
+                None
+            }
+        }
+    }
+}
+
+fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
+    let entries = cx.map(node, "board").unwrap_or(&[]);
+    cx.check_keys(
+        entries,
+        &["generate", "sites", "edges", "lines", "tracks"],
+        "the board",
+    );
+    let mut generators = Vec::new();
+    if let Some(g) = field(entries, "generate") {
+        let items: &[Node] = match &g.value {
+            Value::Seq(items) => items,
+            _ => {
+                cx.err(
+                    g.loc,
+                    format!("`generate` is a list of generators, found {}", g.kind()),
+                );
+                &[]
+            }
+        };
+        for item in items {
+            if let Some(made) = generator(cx, item) {
+                let origin = cx.origin(item.loc);
+                generators.push((made, origin));
+            }
+        }
+    }
+    let mut spec = BoardSpec::default();
+    if let Some(sites) = field(entries, "sites") {
+        for (k, v) in cx.map(sites, "sites").unwrap_or(&[]) {
+            let origin = cx.origin(k.loc);
+            let e = if matches!(v.value, Value::Null) {
+                &[][..]
+            } else {
+                cx.map(v, "a site").unwrap_or(&[])
+            };
+            cx.check_keys(e, &["at", "tags", "owner", "offboard"], "a site");
+            let at = match field(e, "at") {
+                Some(n) => match &n.value {
+                    Value::Seq(xy) if xy.len() == 2 => (
+                        cx.float(&xy[0], "x").unwrap_or(0.0),
+                        cx.float(&xy[1], "y").unwrap_or(0.0),
+                    ),
+                    _ => {
+                        cx.err(n.loc, "`at` is a pair of coordinates, `[x, y]`");
+                        (0.0, 0.0)
+                    }
+                },
+                None => (0.0, 0.0),
+            };
+            spec.sites.push(SiteSpec {
+                id: k.name.clone(),
+                at,
+                tags: field(e, "tags")
+                    .map(|t| cx.string_list(t, "tags"))
+                    .unwrap_or_default(),
+                owner: field(e, "owner").and_then(|o| cx.string(o, "owner")),
+                offboard: field(e, "offboard")
+                    .map(|o| cx.boolean(o, "offboard"))
+                    .unwrap_or(false),
+                origin,
+            });
+        }
+    }
+    if let Some(edges) = field(entries, "edges") {
+        for (k, v) in cx.map(edges, "edges").unwrap_or(&[]) {
+            let targets = match &v.value {
+                Value::Seq(items) => items.clone(),
+                Value::Null => Vec::new(),
+                _ => vec![v.clone()],
+            };
+            for t in &targets {
+                if let Some(b) = cx.string(t, "an edge's end") {
+                    let origin = cx.origin(t.loc);
+                    spec.edges.push(EdgeSpec {
+                        a: k.name.clone(),
+                        b,
+                        origin,
+                    });
+                }
+            }
+        }
+    }
+    for (key, list) in [("lines", &mut spec.lines), ("tracks", &mut spec.tracks)] {
+        if let Some(paths) = field(entries, key) {
+            for (k, v) in cx.map(paths, key).unwrap_or(&[]) {
+                let origin = cx.origin(v.loc);
+                let (points_node, owner) = match &v.value {
+                    Value::Map(e) => {
+                        cx.check_keys(e, &["points", "owner"], "a track");
+                        (
+                            field(e, "points"),
+                            field(e, "owner").and_then(|o| cx.string(o, "owner")),
+                        )
+                    }
+                    _ => (Some(v), None),
+                };
+                let points = points_node
+                    .map(|p| cx.string_list(p, key))
+                    .unwrap_or_default();
+                list.push(PathSpec {
+                    name: k.name.clone(),
+                    points,
+                    owner,
+                    origin,
+                });
+            }
+        }
+    }
+    BoardSpec::with_generated(&generators, spec)
+}
+
+fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
+    let e = cx.map(node, "a generator")?;
+    let [(k, v)] = e else {
+        cx.err(
+            node.loc,
+            "a generator is one of `track`, `mancala`, `grid` or `triangle` with its numbers",
+        );
+        return None;
+    };
+    let args = cx.map(v, "a generator's numbers").unwrap_or(&[]);
+    let num = |cx: &mut Cx<'_>, name: &str| -> Option<u32> {
+        match field(args, name) {
+            Some(n) => cx.int(n, name, 1, 4096).map(|i| i as u32),
+            None => {
+                cx.err(v.loc, format!("generator `{}` needs `{name}`", k.name));
+                None
+            }
+        }
+    };
+    let g = match k.name.as_str() {
+        "track" => {
+            cx.check_keys(args, &["prefix", "squares"], "a track generator");
+            let prefix = field(args, "prefix")
+                .and_then(|p| cx.string(p, "prefix"))
+                .unwrap_or_else(|| "t".into());
+            Generator::Track {
+                prefix,
+                squares: num(cx, "squares")?,
+            }
+        }
+        "mancala" => {
+            cx.check_keys(args, &["rows", "holes"], "a mancala generator");
+            Generator::Mancala {
+                rows: num(cx, "rows")?,
+                holes: num(cx, "holes")?,
+            }
+        }
+        "grid" => {
+            cx.check_keys(args, &["rows", "cols"], "a grid generator");
+            Generator::Grid {
+                rows: num(cx, "rows")?,
+                cols: num(cx, "cols")?,
+            }
+        }
+        "triangle" => {
+            cx.check_keys(args, &["rays", "levels"], "a triangle generator");
+            Generator::Triangle {
+                rays: num(cx, "rays")?,
+                levels: num(cx, "levels")?,
+            }
+        }
+        other => {
+            let hint = closest(other, ["track", "mancala", "grid", "triangle"].into_iter())
+                .map(|c| format!("did you mean `{c}`?"));
+            cx.diags.push(
+                Diagnostic::new(k.loc, format!("unknown generator `{other}`")).maybe_hint(hint),
+            );
+            return None;
+        }
+    };
+    if g.site_count() > keliya_board::generate_limit() as u64 {
+        cx.err(
+            node.loc,
+            format!(
+                "generator makes {} sites; at most {}",
+                g.site_count(),
+                keliya_board::generate_limit()
+            ),
+        );
+        return None;
+    }
+    Some(g)
+}
+
+fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
+    let e = cx.map(node, "throws")?;
+    cx.check_keys(e, &["shells", "p", "table"], "throws");
+    let shells = field(e, "shells").and_then(|n| cx.int(n, "shells", 1, 32));
+    let p = field(e, "p").and_then(|n| cx.float(n, "p")).unwrap_or(0.5);
+    if !(0.0..=1.0).contains(&p) {
+        cx.err(
+            field(e, "p").expect("p given").loc,
+            "`p` is a probability, between 0 and 1",
+        );
+    }
+    let table = field(e, "table")?;
+    let mut rows = Vec::new();
+    for (k, v) in cx.map(table, "a throw table").unwrap_or(&[]) {
+        let r = cx.map(v, "a throw").unwrap_or(&[]);
+        cx.check_keys(r, &["name", "value", "again", "probability"], "a throw");
+        let probability = match (field(r, "probability"), shells) {
+            (Some(pn), _) => cx.float(pn, "probability").unwrap_or(0.0),
+            (None, Some(n)) => match k.name.parse::<u32>() {
+                Ok(up) if up <= n as u32 => binomial(n as u32, up, p),
+                _ => {
+                    cx.err(
+                        k.loc,
+                        format!("with {n} shells a row is keyed by the number mouth up, 0 to {n}"),
+                    );
+                    0.0
+                }
+            },
+            (None, None) => {
+                cx.err(
+                    v.loc,
+                    "a throw needs a `probability`, or `shells` for the whole table",
+                );
+                0.0
+            }
+        };
+        rows.push(ThrowRow {
+            name: field(r, "name")
+                .and_then(|n| cx.string(n, "name"))
+                .unwrap_or_else(|| k.name.clone()),
+            value: field(r, "value")
+                .and_then(|n| cx.int(n, "value", -1000, 1000))
+                .unwrap_or(0),
+            probability,
+            again: field(r, "again")
+                .map(|n| cx.boolean(n, "again"))
+                .unwrap_or(false),
+        });
+    }
+    let total: f64 = rows.iter().map(|r| r.probability).sum();
+    if (total - 1.0).abs() > 1e-9 {
+        cx.err(
+            table.loc,
+            format!("the throw probabilities add up to {total}, not 1"),
+        );
+    }
+    Some(rows)
+}
+
+fn binomial(n: u32, k: u32, p: f64) -> f64 {
+    let mut c = 1.0;
+    for i in 0..k {
+        c = c * (n - i) as f64 / (i + 1) as f64;
+    }
+    c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+}
+
+fn caps(cx: &mut Cx<'_>, node: &Node) -> Caps {
+    let e = cx.map(node, "caps").unwrap_or(&[]);
+    cx.check_keys(e, &["max_turns", "no_capture_turns", "repetition"], "caps");
+    let mut get = |name: &str, lo: i64| {
+        field(e, name)
+            .and_then(|n| cx.int(n, name, lo, 10_000_000))
+            .map(|v| v as u32)
+    };
+    Caps {
+        max_turns: get("max_turns", 1),
+        no_capture_turns: get("no_capture_turns", 1),
+        repetition: get("repetition", 2),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// DSL lowering
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Int,
+    Bool,
+    Site,
+    Player,
+    Piece,
+}
+
+impl Ty {
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Int => "a number",
+            Ty::Bool => "a condition",
+            Ty::Site => "a site",
+            Ty::Player => "a player",
+            Ty::Piece => "a piece",
+        }
+    }
+}
+
+/// Names of the language's functions, effects and domains (for messages and the namespace check).
+const BUILTINS: &[&str] = &[
+    "count",
+    "empty",
+    "has",
+    "hand",
+    "next",
+    "owner",
+    "min",
+    "max",
+    "abs",
+    "sites",
+    "sites_with",
+    "neighbours",
+    "leaps",
+    "range",
+    "track",
+    "place",
+    "remove",
+    "move",
+    "capture",
+    "set_count",
+    "again",
+    "win",
+    "draw",
+];
+
+struct Lowerer<'c, 'a> {
+    cx: &'c mut Cx<'a>,
+    names: &'c Names,
+    choice_names: &'c mut Vec<Vec<String>>,
+    scopes: Vec<(String, u16, Ty)>,
+    max_slots: usize,
+    /// The YAML string being lowered, to map DSL offsets into the file.
+    node: Option<(Loc, String)>,
+}
+
+type Lowered<T> = Result<T, ()>;
+
+impl<'c, 'a> Lowerer<'c, 'a> {
+    fn new(cx: &'c mut Cx<'a>, names: &'c Names, choice_names: &'c mut Vec<Vec<String>>) -> Self {
+        Lowerer {
+            cx,
+            names,
+            choice_names,
+            scopes: Vec::new(),
+            max_slots: 0,
+            node: None,
+        }
+    }
+
+    fn text<'n>(&mut self, node: &'n Node, what: &str) -> Option<&'n str> {
+        match &node.value {
+            Value::Str(s) => {
+                self.node = Some((node.loc, s.clone()));
+                Some(s)
+            }
+            Value::Bool(b) => {
+                self.node = Some((node.loc, b.to_string()));
+                Some(if *b { "true" } else { "false" })
+            }
+            _ => {
+                self.cx.err(
+                    node.loc,
+                    format!(
+                        "{what} should be rules-language text, found {}",
+                        node.kind()
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn loc(&self, span: dsl::Span) -> Loc {
+        let Some((scalar, value)) = &self.node else {
+            return Loc::default();
+        };
+        let text = self.cx.sources.text(scalar.file);
+        let start = value_offset(text, *scalar, value, span.start);
+        let end = if span.end > span.start {
+            value_offset(text, *scalar, value, span.end - 1) + 1
+        } else {
+            start
+        };
+        Loc {
+            file: scalar.file,
+            start,
+            end: end.max(start),
+        }
+    }
+
+    fn err(&mut self, span: dsl::Span, msg: impl Into<String>) {
+        let loc = self.loc(span);
+        self.cx.err(loc, msg);
+    }
+
+    fn err_hint(&mut self, span: dsl::Span, msg: impl Into<String>, hint: Option<String>) {
+        let loc = self.loc(span);
+        self.cx
+            .diags
+            .push(Diagnostic::new(loc, msg).maybe_hint(hint));
+    }
+
+    fn at(&mut self, span: dsl::Span) -> usize {
+        let loc = self.loc(span);
+        self.cx.origin(loc)
+    }
+
+    fn expression(&mut self, node: &Node, want: Option<Ty>) -> Option<eng::Expr> {
+        let text = self.text(node, "a condition")?;
+        match dsl::parse_expression(text) {
+            Ok(e) => {
+                let (ir, ty) = self.expr(&e, want).ok()?;
+                if let Some(w) = want {
+                    if ty != w {
+                        self.err(
+                            e.span,
+                            format!("expected {}, found {}", w.name(), ty.name()),
+                        );
+                        return None;
+                    }
+                }
+                Some(ir)
+            }
+            Err(e) => {
+                self.err_hint(e.span, e.message, e.hint);
+                None
+            }
+        }
+    }
+
+    fn program(&mut self, node: &Node) -> Option<Vec<eng::Stmt>> {
+        let text = self.text(node, "`do`")?;
+        match dsl::parse_program(text) {
+            Ok(stmts) => self.block(&stmts).ok(),
+            Err(e) => {
+                self.err_hint(e.span, e.message, e.hint);
+                None
+            }
+        }
+    }
+
+    fn block(&mut self, stmts: &[dsl::Stmt]) -> Lowered<Vec<eng::Stmt>> {
+        let depth = self.scopes.len();
+        let mut out = Vec::new();
+        let mut failed = false;
+        for s in stmts {
+            match self.stmt(s) {
+                Ok(x) => out.push(x),
+                Err(()) => failed = true,
+            }
+        }
+        self.scopes.truncate(depth);
+        if failed { Err(()) } else { Ok(out) }
+    }
+
+    fn bind(&mut self, name: &dsl::Ident, ty: Ty) -> u16 {
+        if AMBIENT.contains(&name.name.as_str()) {
+            self.err(
+                name.span,
+                format!(
+                    "`{}` is a built-in name and cannot be a variable",
+                    name.name
+                ),
+            );
+        }
+        let slot = self.scopes.len() as u16;
+        self.scopes.push((name.name.clone(), slot, ty));
+        self.max_slots = self.max_slots.max(self.scopes.len());
+        slot
+    }
+
+    fn stmt(&mut self, s: &dsl::Stmt) -> Lowered<eng::Stmt> {
+        use dsl::StmtKind as K;
+        Ok(match &s.kind {
+            K::Choose {
+                vars,
+                domain,
+                filter,
+                body,
+            }
+            | K::For {
+                vars,
+                domain,
+                filter,
+                body,
+            } => {
+                let (dom, item_tys) = self.domain(domain)?;
+                if vars.len() != item_tys.len() {
+                    self.err(
+                        vars[0].span,
+                        format!(
+                            "this domain gives {} value(s) per choice; {} name(s) given",
+                            item_tys.len(),
+                            vars.len()
+                        ),
+                    );
+                    return Err(());
+                }
+                let depth = self.scopes.len();
+                let slots: Vec<u16> = vars
+                    .iter()
+                    .zip(&item_tys)
+                    .map(|(v, t)| self.bind(v, *t))
+                    .collect();
+                let filter = match filter {
+                    Some(f) => Some(self.typed(f, Ty::Bool)?),
+                    None => None,
+                };
+                let body = self.block(body);
+                self.scopes.truncate(depth);
+                let body = body?;
+                let at = self.at(s.span);
+                if matches!(s.kind, K::Choose { .. }) {
+                    let id = self.choice_names.len() as u16;
+                    self.choice_names
+                        .push(vars.iter().map(|v| v.name.clone()).collect());
+                    eng::Stmt::Choose {
+                        id,
+                        slots,
+                        domain: dom,
+                        filter,
+                        body,
+                        at,
+                    }
+                } else {
+                    eng::Stmt::For {
+                        slots,
+                        domain: dom,
+                        filter,
+                        body,
+                        at,
+                    }
+                }
+            }
+            K::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let cond = self.typed(cond, Ty::Bool);
+                let then = self.block(then);
+                let otherwise = self.block(otherwise);
+                eng::Stmt::If {
+                    cond: cond?,
+                    then: then?,
+                    otherwise: otherwise?,
+                }
+            }
+            K::While { cond, body } => {
+                let cond = self.typed(cond, Ty::Bool);
+                let body = self.block(body);
+                eng::Stmt::While {
+                    cond: cond?,
+                    body: body?,
+                    at: self.at(s.span),
+                }
+            }
+            K::Let { name, value } => {
+                let (value, ty) = self.expr(value, None)?;
+                let slot = self.bind(name, ty);
+                eng::Stmt::SetLocal {
+                    slot,
+                    op: eng::AssignOp::Set,
+                    value,
+                }
+            }
+            K::Assign {
+                target,
+                index,
+                op,
+                value,
+            } => {
+                let op = match op {
+                    dsl::AssignOp::Set => eng::AssignOp::Set,
+                    dsl::AssignOp::Add => eng::AssignOp::Add,
+                    dsl::AssignOp::Sub => eng::AssignOp::Sub,
+                };
+                if let Some((_, slot, ty)) = self
+                    .scopes
+                    .iter()
+                    .rev()
+                    .find(|(n, ..)| *n == target.name)
+                    .cloned()
+                {
+                    if index.is_some() {
+                        self.err(
+                            target.span,
+                            format!(
+                                "`{}` is a local value, not a per-player variable",
+                                target.name
+                            ),
+                        );
+                        return Err(());
+                    }
+                    let value = self.typed(
+                        value,
+                        if op == eng::AssignOp::Set {
+                            ty
+                        } else {
+                            Ty::Int
+                        },
+                    )?;
+                    return Ok(eng::Stmt::SetLocal { slot, op, value });
+                }
+                let Some(var) = self.names.vars.iter().position(|v| v.name == target.name) else {
+                    let hint = closest(
+                        &target.name,
+                        self.names.vars.iter().map(|v| v.name.as_str()),
+                    )
+                    .map(|c| format!("did you mean `{c}`?"))
+                    .unwrap_or_else(|| {
+                        "declare it under `vars:`, or introduce a local with `let`".into()
+                    });
+                    self.err_hint(
+                        target.span,
+                        format!("unknown variable `{}`", target.name),
+                        Some(hint),
+                    );
+                    return Err(());
+                };
+                let per_player = self.names.vars[var].per_player;
+                let player = match (index, per_player) {
+                    (Some(i), true) => Some(self.typed(i, Ty::Player)?),
+                    (None, false) => None,
+                    (None, true) => {
+                        self.err_hint(
+                            target.span,
+                            format!("`{}` has one value per player", target.name),
+                            Some(format!("write `{}[mover]` or name the player", target.name)),
+                        );
+                        return Err(());
+                    }
+                    (Some(_), false) => {
+                        self.err(
+                            target.span,
+                            format!(
+                                "`{}` is one value for the game; it takes no `[player]`",
+                                target.name
+                            ),
+                        );
+                        return Err(());
+                    }
+                };
+                let value = self.typed(value, Ty::Int)?;
+                eng::Stmt::SetVar {
+                    var: var as u16,
+                    player,
+                    op,
+                    value,
+                    at: self.at(s.span),
+                }
+            }
+            K::Call { name, args } => {
+                use eng::Effect as E;
+                let (effect, sig): (E, &[Ty]) = match name.name.as_str() {
+                    "place" => (E::Place, &[Ty::Piece, Ty::Site]),
+                    "remove" => (E::Remove, &[Ty::Piece, Ty::Site]),
+                    "capture" => (E::Capture, &[Ty::Piece, Ty::Site]),
+                    "move" => (E::Move, &[Ty::Piece, Ty::Site, Ty::Site]),
+                    "set_count" => (E::SetCount, &[Ty::Piece, Ty::Site, Ty::Int]),
+                    "again" => (E::Again, &[]),
+                    "win" => (E::Win, &[Ty::Player]),
+                    "draw" => (E::Draw, &[]),
+                    other => {
+                        let effects = [
+                            "place",
+                            "remove",
+                            "capture",
+                            "move",
+                            "set_count",
+                            "again",
+                            "win",
+                            "draw",
+                        ];
+                        let hint = closest(other, effects.into_iter())
+                            .map(|c| format!("did you mean `{c}`?"))
+                            .unwrap_or_else(|| format!("the effects are {}", effects.join(", ")));
+                        self.err_hint(name.span, format!("unknown effect `{other}`"), Some(hint));
+                        return Err(());
+                    }
+                };
+                let args = self.args(name, args, sig)?;
+                eng::Stmt::Effect {
+                    effect,
+                    args,
+                    at: self.at(s.span),
+                }
+            }
+        })
+    }
+
+    fn args(
+        &mut self,
+        name: &dsl::Ident,
+        args: &[dsl::Expr],
+        sig: &[Ty],
+    ) -> Lowered<Vec<eng::Expr>> {
+        if args.len() != sig.len() {
+            let list: Vec<&str> = sig.iter().map(|t| t.name()).collect();
+            self.err(
+                name.span,
+                format!(
+                    "`{}` takes {} argument(s) ({}), {} given",
+                    name.name,
+                    sig.len(),
+                    list.join(", "),
+                    args.len()
+                ),
+            );
+            return Err(());
+        }
+        let mut out = Vec::new();
+        let mut failed = false;
+        for (a, t) in args.iter().zip(sig) {
+            match self.typed(a, *t) {
+                Ok(x) => out.push(x),
+                Err(()) => failed = true,
+            }
+        }
+        if failed { Err(()) } else { Ok(out) }
+    }
+
+    fn domain(&mut self, e: &dsl::Expr) -> Lowered<(eng::Domain, Vec<Ty>)> {
+        let dsl::ExprKind::Call { name, args } = &e.kind else {
+            self.err_hint(
+                e.span,
+                "`choose` and `for` range over a domain".to_string(),
+                Some("the domains are sites(), sites_with(piece), neighbours(site), leaps(site), range(a, b), track(name)".into()),
+            );
+            return Err(());
+        };
+        Ok(match name.name.as_str() {
+            "sites" => {
+                self.args(name, args, &[])?;
+                (eng::Domain::Sites, vec![Ty::Site])
+            }
+            "sites_with" => {
+                let a = self.args(name, args, &[Ty::Piece])?;
+                (
+                    eng::Domain::SitesWith(a.into_iter().next().expect("one arg")),
+                    vec![Ty::Site],
+                )
+            }
+            "neighbours" => {
+                let a = self.args(name, args, &[Ty::Site])?;
+                (
+                    eng::Domain::Neighbours(a.into_iter().next().expect("one arg")),
+                    vec![Ty::Site],
+                )
+            }
+            "leaps" => {
+                let a = self.args(name, args, &[Ty::Site])?;
+                (
+                    eng::Domain::Leaps(a.into_iter().next().expect("one arg")),
+                    vec![Ty::Site, Ty::Site],
+                )
+            }
+            "range" => {
+                let mut a = self.args(name, args, &[Ty::Int, Ty::Int])?.into_iter();
+                (
+                    eng::Domain::Range(a.next().expect("two args"), a.next().expect("two args")),
+                    vec![Ty::Int],
+                )
+            }
+            "track" => {
+                let [arg] = args.as_slice() else {
+                    self.err(name.span, "`track` takes the name of a track");
+                    return Err(());
+                };
+                let dsl::ExprKind::Name(t) = &arg.kind else {
+                    self.err(arg.span, "`track` takes the name of a track");
+                    return Err(());
+                };
+                match self.names.tracks.iter().position(|n| n == t) {
+                    Some(i) => (eng::Domain::Track(i as u16), vec![Ty::Site]),
+                    None => {
+                        let hint = closest(t, self.names.tracks.iter().map(String::as_str))
+                            .map(|c| format!("did you mean `{c}`?"));
+                        self.err_hint(arg.span, format!("unknown track `{t}`"), hint);
+                        return Err(());
+                    }
+                }
+            }
+            other => {
+                let domains = [
+                    "sites",
+                    "sites_with",
+                    "neighbours",
+                    "leaps",
+                    "range",
+                    "track",
+                ];
+                let hint = closest(other, domains.into_iter())
+                    .map(|c| format!("did you mean `{c}`?"))
+                    .unwrap_or_else(|| format!("the domains are {}", domains.join(", ")));
+                self.err_hint(name.span, format!("unknown domain `{other}`"), Some(hint));
+                return Err(());
+            }
+        })
+    }
+
+    fn typed(&mut self, e: &dsl::Expr, want: Ty) -> Lowered<eng::Expr> {
+        let (ir, ty) = self.expr(e, Some(want))?;
+        if ty != want {
+            self.err(
+                e.span,
+                format!("expected {}, found {}", want.name(), ty.name()),
+            );
+            return Err(());
+        }
+        Ok(ir)
+    }
+
+    fn expr(&mut self, e: &dsl::Expr, want: Option<Ty>) -> Lowered<(eng::Expr, Ty)> {
+        use dsl::ExprKind as K;
+        use eng::{Expr as X, Value as V};
+        Ok(match &e.kind {
+            K::Int(i) => (X::Const(V::Int(*i)), Ty::Int),
+            K::Bool(b) => (X::Const(V::Bool(*b)), Ty::Bool),
+            K::Site(name) => (X::Const(V::Site(self.site(name, e.span)?)), Ty::Site),
+            K::Name(n) => self.name(n, e.span, want)?,
+            K::Index { name, index } => {
+                let Some(var) = self.names.vars.iter().position(|v| v.name == name.name) else {
+                    self.err(name.span, format!("unknown variable `{}`", name.name));
+                    return Err(());
+                };
+                if !self.names.vars[var].per_player {
+                    self.err(
+                        name.span,
+                        format!(
+                            "`{}` is one value for the game; it takes no `[player]`",
+                            name.name
+                        ),
+                    );
+                    return Err(());
+                }
+                let player = self.typed(index, Ty::Player)?;
+                (
+                    X::VarOf {
+                        var: var as u16,
+                        player: Box::new(player),
+                    },
+                    Ty::Int,
+                )
+            }
+            K::Unary {
+                op: dsl::UnOp::Not,
+                operand,
+            } => (X::Not(Box::new(self.typed(operand, Ty::Bool)?)), Ty::Bool),
+            K::Unary {
+                op: dsl::UnOp::Neg,
+                operand,
+            } => (X::Neg(Box::new(self.typed(operand, Ty::Int)?)), Ty::Int),
+            K::Binary { op, left, right } => {
+                use dsl::BinOp as B;
+                let bop = match op {
+                    B::Or => eng::BinOp::Or,
+                    B::And => eng::BinOp::And,
+                    B::Eq => eng::BinOp::Eq,
+                    B::Ne => eng::BinOp::Ne,
+                    B::Le => eng::BinOp::Le,
+                    B::Ge => eng::BinOp::Ge,
+                    B::Lt => eng::BinOp::Lt,
+                    B::Gt => eng::BinOp::Gt,
+                    B::Add => eng::BinOp::Add,
+                    B::Sub => eng::BinOp::Sub,
+                    B::Mul => eng::BinOp::Mul,
+                    B::Div => eng::BinOp::Div,
+                    B::Rem => eng::BinOp::Rem,
+                };
+                match op {
+                    B::Or | B::And => {
+                        let l = self.typed(left, Ty::Bool);
+                        let r = self.typed(right, Ty::Bool);
+                        (X::Bin(bop, Box::new(l?), Box::new(r?)), Ty::Bool)
+                    }
+                    B::Eq | B::Ne => {
+                        // The side whose type is known decides how a bare name on the other side is read.
+                        let (l, r) = if self.is_bare_name(left) && !self.is_bare_name(right) {
+                            let (r, rt) = self.expr(right, None)?;
+                            (self.typed(left, rt)?, r)
+                        } else {
+                            let (l, lt) = self.expr(left, None)?;
+                            (l, self.typed(right, lt)?)
+                        };
+                        (X::Bin(bop, Box::new(l), Box::new(r)), Ty::Bool)
+                    }
+                    B::Le | B::Ge | B::Lt | B::Gt => {
+                        let l = self.typed(left, Ty::Int);
+                        let r = self.typed(right, Ty::Int);
+                        (X::Bin(bop, Box::new(l?), Box::new(r?)), Ty::Bool)
+                    }
+                    _ => {
+                        let l = self.typed(left, Ty::Int);
+                        let r = self.typed(right, Ty::Int);
+                        (X::Bin(bop, Box::new(l?), Box::new(r?)), Ty::Int)
+                    }
+                }
+            }
+            K::Call { name, args } => {
+                use eng::Func as F;
+                let (f, sig, ty): (F, &[Ty], Ty) = match (name.name.as_str(), args.len()) {
+                    ("count", 1) => (F::Count, &[Ty::Site], Ty::Int),
+                    ("count", _) => (F::Count, &[Ty::Site, Ty::Piece], Ty::Int),
+                    ("empty", _) => (F::Empty, &[Ty::Site], Ty::Bool),
+                    ("has", _) => (F::Has, &[Ty::Site, Ty::Piece], Ty::Bool),
+                    ("hand", _) => (F::Hand, &[Ty::Player], Ty::Site),
+                    ("next", _) => (F::NextPlayer, &[Ty::Player], Ty::Player),
+                    ("owner", _) => (F::PieceOwner, &[Ty::Piece], Ty::Player),
+                    ("min", _) => (F::Min, &[Ty::Int, Ty::Int], Ty::Int),
+                    ("max", _) => (F::Max, &[Ty::Int, Ty::Int], Ty::Int),
+                    ("abs", _) => (F::Abs, &[Ty::Int], Ty::Int),
+                    (other, _) => {
+                        let funcs = [
+                            "count", "empty", "has", "hand", "next", "owner", "min", "max", "abs",
+                        ];
+                        let hint = if [
+                            "sites",
+                            "sites_with",
+                            "neighbours",
+                            "leaps",
+                            "range",
+                            "track",
+                        ]
+                        .contains(&other)
+                        {
+                            Some(format!(
+                                "`{other}` is a domain: use it after `choose x in` or `for x in`"
+                            ))
+                        } else {
+                            closest(other, funcs.into_iter())
+                                .map(|c| format!("did you mean `{c}`?"))
+                        };
+                        self.err_hint(name.span, format!("unknown function `{other}`"), hint);
+                        return Err(());
+                    }
+                };
+                let args = self.args(name, args, sig)?;
+                (X::Call(f, args), ty)
+            }
+        })
+    }
+
+    fn is_bare_name(&self, e: &dsl::Expr) -> bool {
+        matches!(&e.kind, dsl::ExprKind::Name(n)
+            if !self.scopes.iter().any(|(s, ..)| s == n) && !AMBIENT.contains(&n.as_str())
+               && !self.names.params.iter().any(|(p, _)| p == n) && !self.names.vars.iter().any(|v| v.name == *n))
+    }
+
+    fn site(&mut self, name: &str, span: dsl::Span) -> Lowered<u16> {
+        match self.names.sites.iter().position(|s| s == name) {
+            Some(i) => Ok(i as u16),
+            None => {
+                let hint = closest(name, self.names.sites.iter().map(String::as_str))
+                    .map(|c| format!("did you mean `@{c}`?"));
+                self.err_hint(span, format!("unknown site `{name}`"), hint);
+                Err(())
+            }
+        }
+    }
+
+    fn name(&mut self, n: &str, span: dsl::Span, want: Option<Ty>) -> Lowered<(eng::Expr, Ty)> {
+        use eng::{Ambient as A, Expr as X, Value as V};
+        if let Some((_, slot, ty)) = self.scopes.iter().rev().find(|(s, ..)| s == n) {
+            return Ok((X::Local(*slot), *ty));
+        }
+        match n {
+            "mover" => return Ok((X::Ambient(A::Mover), Ty::Player)),
+            "throw" => return Ok((X::Ambient(A::Throw), Ty::Int)),
+            "stuck" => return Ok((X::Ambient(A::Stuck), Ty::Bool)),
+            "ply" => return Ok((X::Ambient(A::Ply), Ty::Int)),
+            "turn" => return Ok((X::Ambient(A::Turn), Ty::Int)),
+            _ => {}
+        }
+        if let Some((_, v)) = self.names.params.iter().find(|(p, _)| p == n) {
+            return Ok((X::Const(V::Int(*v)), Ty::Int));
+        }
+        if let Some(i) = self.names.vars.iter().position(|v| v.name == n) {
+            if self.names.vars[i].per_player {
+                self.err_hint(
+                    span,
+                    format!("`{n}` has one value per player"),
+                    Some(format!("write `{n}[mover]` or name the player")),
+                );
+                return Err(());
+            }
+            let slot = self_var_slot(self.names, i);
+            return Ok((X::Var { slot: slot as u16 }, Ty::Int));
+        }
+        let player = self.names.players.iter().position(|(p, _)| p == n);
+        let piece = self.names.pieces.iter().position(|(p, ..)| p == n);
+        let site = self.names.sites.iter().position(|s| s == n);
+        let pick = |ty: Ty| match ty {
+            Ty::Player => player.map(|i| (X::Const(V::Player(i as u8)), Ty::Player)),
+            Ty::Piece => piece.map(|i| (X::Const(V::Piece(i as u8)), Ty::Piece)),
+            Ty::Site => site.map(|i| (X::Const(V::Site(i as u16)), Ty::Site)),
+            _ => None,
+        };
+        if let Some(found) = want.and_then(pick) {
+            return Ok(found);
+        }
+        let candidates: Vec<(eng::Expr, Ty)> = [Ty::Player, Ty::Piece, Ty::Site]
+            .into_iter()
+            .filter_map(pick)
+            .collect();
+        match candidates.len() {
+            1 => Ok(candidates.into_iter().next().expect("one")),
+            0 => {
+                let mut all: Vec<&str> = self.scopes.iter().map(|(s, ..)| s.as_str()).collect();
+                all.extend(AMBIENT);
+                all.extend(self.names.params.iter().map(|(p, _)| p.as_str()));
+                all.extend(self.names.vars.iter().map(|v| v.name.as_str()));
+                all.extend(self.names.players.iter().map(|(p, _)| p.as_str()));
+                all.extend(self.names.pieces.iter().map(|p| p.0.as_str()));
+                all.extend(self.names.sites.iter().map(String::as_str));
+                let hint = closest(n, all.into_iter()).map(|c| format!("did you mean `{c}`?"));
+                let what = want.map_or("name".to_string(), |w| {
+                    format!("name (expected {})", w.name())
+                });
+                self.err_hint(span, format!("unknown {what} `{n}`"), hint);
+                Err(())
+            }
+            _ => {
+                self.err_hint(
+                    span,
+                    format!("`{n}` could be a player, a piece or a site here"),
+                    Some(
+                        "compare it with something of a known kind, or write a site as `@name`"
+                            .into(),
+                    ),
+                );
+                Err(())
+            }
+        }
+    }
+}
+
+fn self_var_slot(names: &Names, var: usize) -> usize {
+    names.vars[..var]
+        .iter()
+        .map(|v| if v.per_player { names.players.len() } else { 1 })
+        .sum()
+}

@@ -1,0 +1,394 @@
+//! YAML into a tree of nodes that each know where they came from. All YAML handling is behind this module,
+//! so the YAML crate can be swapped without touching the schema.
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use crate::diag::{Diagnostic, FileId, Loc};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Vec<(Key, Node)>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub name: String,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub loc: Loc,
+}
+
+impl Node {
+    pub fn kind(&self) -> &'static str {
+        match self.value {
+            Value::Null => "nothing",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) => "a number",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// Largest ruleset file accepted; real rulesets are a few kilobytes.
+pub const MAX_FILE_BYTES: usize = 1024 * 1024;
+/// Deepest nesting of YAML collections accepted.
+pub const MAX_DEPTH: usize = 32;
+
+pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
+    let whole = Loc {
+        file,
+        start: 0,
+        end: 0,
+    };
+    if text.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::new(
+            whole,
+            format!(
+                "file is {} bytes; a ruleset may have at most {MAX_FILE_BYTES}",
+                text.len()
+            ),
+        )
+        .hint("rulesets are small: use board generators and `extends` rather than long lists"));
+    }
+    if let Some(i) = text.find('\0') {
+        return Err(Diagnostic::new(
+            Loc {
+                file,
+                start: i,
+                end: i + 1,
+            },
+            "file holds binary data (a NUL byte)",
+        )
+        .hint("a ruleset is a UTF-8 YAML text file"));
+    }
+    if text.trim().is_empty()
+        || text
+            .lines()
+            .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        return Err(Diagnostic::new(whole, "file is empty")
+            .hint("a ruleset needs at least `title:` and `players:`; see docs/ruleset-format.md"));
+    }
+    if let Some(at) = too_deep(text) {
+        return Err(Diagnostic::new(
+            Loc {
+                file,
+                start: at,
+                end: at + 1,
+            },
+            format!("nesting deeper than {MAX_DEPTH} levels"),
+        ));
+    }
+    let mut budget = serde_saphyr::Budget::default();
+    // Tight limits: an alias bomb or a flood of events is refused quickly with bounded memory.
+    budget.max_events = 200_000;
+    budget.max_aliases = 1_000;
+    budget.max_anchors = 1_000;
+    budget.max_recorded_anchor_events = 100_000;
+    budget.max_depth = MAX_DEPTH + 8;
+    budget.max_nodes = 200_000;
+    budget.max_total_scalar_bytes = 4 * MAX_FILE_BYTES;
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    let raw: Result<Spanned<Raw>, _> = serde_saphyr::from_str_with_options(text, options);
+    match raw {
+        Ok(r) => Ok(convert(r, file, text)),
+        Err(e) => {
+            let (start, len) = e
+                .location()
+                .map(|l| {
+                    let span = l.span();
+                    let start = span
+                        .byte_offset()
+                        .map(|b| b as usize)
+                        .unwrap_or_else(|| offset_of(text, l.line(), l.column()));
+                    (start, span.byte_len().unwrap_or(1) as usize)
+                })
+                .unwrap_or((0, 0));
+            let start = start.min(text.len());
+            Err(Diagnostic::new(
+                Loc {
+                    file,
+                    start,
+                    end: (start + len).min(text.len()),
+                },
+                clean_message(&e.to_string()),
+            ))
+        }
+    }
+}
+
+/// serde-saphyr's message includes its own excerpt; keep the first line, without the position it repeats.
+fn clean_message(msg: &str) -> String {
+    let first = msg.lines().next().unwrap_or(msg);
+    let first = first.strip_prefix("error: ").unwrap_or(first);
+    let first = match first.find(": ") {
+        Some(i) if first[..i].starts_with("line ") => &first[i + 2..],
+        _ => first,
+    };
+    let first = first
+        .split(", set DuplicateKeyPolicy")
+        .next()
+        .unwrap_or(first);
+    format!("YAML: {first}")
+}
+
+fn offset_of(text: &str, line: u64, col: u64) -> usize {
+    let mut off = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i as u64 + 1 == line {
+            return off
+                + l.char_indices()
+                    .nth(col.saturating_sub(1) as usize)
+                    .map_or(l.len(), |(b, _)| b);
+        }
+        off += l.len();
+    }
+    text.len()
+}
+
+/// Counts indentation-free nesting of flow collections and indentation depth, cheaply, before parsing.
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '[' | '{' => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Some(i);
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let mut off = 0;
+    for line in text.split_inclusive('\n') {
+        let indent = line.len() - line.trim_start_matches([' ', '-']).len();
+        if indent > MAX_DEPTH * 4 && !line.trim().is_empty() {
+            return Some(off + indent);
+        }
+        off += line.len();
+    }
+    None
+}
+
+enum Raw {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Spanned<Raw>>),
+    Map(Vec<(Spanned<String>, Spanned<Raw>)>),
+}
+
+impl<'de> Deserialize<'de> for Raw {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Raw;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("any YAML value")
+            }
+            fn visit_unit<E>(self) -> Result<Raw, E> {
+                Ok(Raw::Null)
+            }
+            fn visit_none<E>(self) -> Result<Raw, E> {
+                Ok(Raw::Null)
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Raw, E> {
+                Ok(Raw::Bool(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Raw, E> {
+                Ok(Raw::Int(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Raw, E> {
+                i64::try_from(v)
+                    .map(Raw::Int)
+                    .map_err(|_| E::custom("number too large"))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Raw, E> {
+                Ok(Raw::Float(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Raw, E> {
+                Ok(Raw::Str(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Raw, E> {
+                Ok(Raw::Str(v))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
+                let mut v = Vec::new();
+                while let Some(x) = a.next_element()? {
+                    v.push(x);
+                }
+                Ok(Raw::Seq(v))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Raw, A::Error> {
+                let mut v = Vec::new();
+                while let Some(k) = a.next_key::<Spanned<KeyText>>()? {
+                    let val = a.next_value()?;
+                    v.push((Spanned::new(k.value.0, k.referenced, k.defined), val));
+                }
+                Ok(Raw::Map(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A mapping key as text, whatever its YAML type (`0:` in a throw table is a number).
+struct KeyText(String);
+
+impl<'de> Deserialize<'de> for KeyText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = KeyText;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a plain key")
+            }
+            fn visit_str<E>(self, v: &str) -> Result<KeyText, E> {
+                Ok(KeyText(v.into()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<KeyText, E> {
+                Ok(KeyText(v.to_string()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<KeyText, E> {
+                Ok(KeyText(v.to_string()))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<KeyText, E> {
+                Ok(KeyText(v.to_string()))
+            }
+            fn visit_unit<E>(self) -> Result<KeyText, E> {
+                Ok(KeyText("~".into()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn loc_of(l: &serde_saphyr::Location, file: FileId, text: &str) -> Loc {
+    let span = l.span();
+    let start = span
+        .byte_offset()
+        .map(|b| b as usize)
+        .unwrap_or_else(|| offset_of(text, l.line(), l.column()));
+    let len = span.byte_len().map(|b| b as usize).unwrap_or(0);
+    let start = start.min(text.len());
+    Loc {
+        file,
+        start,
+        end: (start + len).min(text.len()),
+    }
+}
+
+fn convert(r: Spanned<Raw>, file: FileId, text: &str) -> Node {
+    let loc = loc_of(&r.referenced, file, text);
+    let value = match r.value {
+        Raw::Null => Value::Null,
+        Raw::Bool(b) => Value::Bool(b),
+        Raw::Int(i) => Value::Int(i),
+        Raw::Float(f) => Value::Float(f),
+        Raw::Str(s) => Value::Str(s),
+        Raw::Seq(v) => Value::Seq(v.into_iter().map(|x| convert(x, file, text)).collect()),
+        Raw::Map(v) => Value::Map(
+            v.into_iter()
+                .map(|(k, x)| {
+                    (
+                        Key {
+                            name: k.value,
+                            loc: loc_of(&k.referenced, file, text),
+                        },
+                        convert(x, file, text),
+                    )
+                })
+                .collect(),
+        ),
+    };
+    Node { value, loc }
+}
+
+/// Where, in the file, the byte `index` of a string scalar's value stands. Walks the scalar's source text
+/// and the value together, so plain, quoted and block scalars all map (escapes excepted).
+pub fn value_offset(text: &str, scalar: Loc, value: &str, index: usize) -> usize {
+    let src = &text[scalar.start.min(text.len())..];
+    let mut src_iter = src.char_indices().peekable();
+    for (vi, vc) in value.char_indices() {
+        if vi >= index {
+            break;
+        }
+        // Advance the source to the next occurrence of this character.
+        while let Some(&(_, sc)) = src_iter.peek() {
+            src_iter.next();
+            if sc == vc {
+                break;
+            }
+        }
+    }
+    // Skip source characters that are not in the value here (indentation, quotes).
+    let target = value[index.min(value.len())..].chars().next();
+    while let Some(&(si, sc)) = src_iter.peek() {
+        if Some(sc) == target || target.is_none() {
+            return scalar.start + si;
+        }
+        src_iter.next();
+    }
+    scalar.start + src.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_know_their_bytes() {
+        let text = "a: 1\nb: \"x y\"\nc:\n  - |\n    foo\n    bar\n";
+        let node = parse(text, 0).unwrap();
+        let Value::Map(m) = &node.value else { panic!() };
+        assert_eq!(m[1].0.name, "b");
+        assert_eq!(&text[m[1].1.loc.start..m[1].1.loc.end], "\"x y\"");
+        let Value::Seq(items) = &m[2].1.value else {
+            panic!()
+        };
+        let block = &items[0];
+        let v = block.as_str().unwrap();
+        let bar = v.find("bar").unwrap();
+        assert_eq!(&text[value_offset(text, block.loc, v, bar)..][..3], "bar");
+        let q = m[1].1.as_str().unwrap();
+        assert_eq!(&text[value_offset(text, m[1].1.loc, q, 2)..][..1], "y");
+    }
+
+    #[test]
+    fn hostile_files_are_refused_with_a_location() {
+        assert!(parse("", 0).unwrap_err().message.contains("empty"));
+        assert!(parse("a: \0", 0).unwrap_err().message.contains("binary"));
+        let bomb = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e]\ng: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f]\n";
+        let t = std::time::Instant::now();
+        assert!(parse(bomb, 0).is_err());
+        assert!(t.elapsed().as_secs() < 2);
+        let dup = parse("a: 1\na: 2\n", 0).unwrap_err();
+        assert_eq!(dup.loc.start, 5);
+        assert!(dup.message.contains("duplicate"), "{}", dup.message);
+    }
+}
