@@ -1,1 +1,143 @@
+//! Helpers for the scenario tests: load a bundled ruleset, set up a position, list and play moves by notation.
 
+use std::path::PathBuf;
+
+use keliya_engine::{Game, Outcome, State};
+use keliya_play::state_json;
+use keliya_rules::{Catalog, Compiled};
+
+/// The workspace root (the folder holding `rulesets/`).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+pub fn catalog() -> Catalog {
+    Catalog {
+        dirs: vec![root().join("rulesets")],
+        embedded: Vec::new(),
+    }
+}
+
+/// Loads a ruleset by name or path; panics with every diagnostic if it is invalid.
+pub fn compile(name: &str) -> Compiled {
+    let loaded = keliya_rules::load(&catalog(), name);
+    match loaded.result {
+        Ok(c) => c,
+        Err(diags) => {
+            let text: Vec<String> = diags.iter().map(|d| loaded.sources.short(d)).collect();
+            panic!("{name} does not load:\n{}", text.join("\n"))
+        }
+    }
+}
+
+/// A game in progress, driven by move notation as the CLI prints it.
+pub struct Scenario {
+    pub compiled: Compiled,
+    pub state: State,
+}
+
+impl Scenario {
+    /// The initial position of a ruleset.
+    pub fn new(name: &str) -> Self {
+        let compiled = compile(name);
+        let state = compiled.game().initial_state();
+        Scenario { compiled, state }
+    }
+
+    /// A position written as a state file (see docs/cli.md); end conditions are checked as at a turn start.
+    pub fn at(name: &str, state: serde_json::Value) -> Self {
+        let compiled = compile(name);
+        let state = state_json::from_json(compiled.game(), &state)
+            .unwrap_or_else(|e| panic!("bad test position: {e}"));
+        Scenario { compiled, state }
+    }
+
+    pub fn game(&self) -> &Game {
+        self.compiled.game()
+    }
+
+    /// The legal moves, in notation, sorted.
+    pub fn moves(&self) -> Vec<String> {
+        let g = self.game();
+        let mut m: Vec<String> = g
+            .legal_moves(&self.state)
+            .expect("rules run")
+            .iter()
+            .map(|m| g.notation(m))
+            .collect();
+        m.sort();
+        m
+    }
+
+    pub fn can(&self, mv: &str) -> bool {
+        self.moves().iter().any(|m| m == mv)
+    }
+
+    /// Plays a move given in notation; panics (failing the test) if it is not legal.
+    pub fn play(&mut self, mv: &str) -> &mut Self {
+        let g = self.compiled.game();
+        let parsed = g.parse_move(&self.state, mv).expect("rules run");
+        let Some(parsed) = parsed else {
+            panic!("`{mv}` is not legal here; legal: {:?}", self.moves())
+        };
+        self.state = g.apply(&self.state, &parsed).expect("legal moves apply");
+        self
+    }
+
+    /// Plays a throw outcome by its name.
+    pub fn throw(&mut self, name: &str) -> &mut Self {
+        let g = self.compiled.game();
+        let rows = g.throws.as_ref().expect("the game has throws");
+        let i = rows
+            .iter()
+            .position(|r| r.name == name)
+            .unwrap_or_else(|| panic!("no throw named {name}"));
+        assert!(self.state.chance_due, "no throw is due");
+        self.state = g.apply_chance(&self.state, i as u8);
+        self
+    }
+
+    pub fn to_move(&self) -> &str {
+        &self.game().players[self.state.to_move as usize].name
+    }
+
+    /// Pieces of `piece` on `site`.
+    pub fn count(&self, site: &str, piece: &str) -> u16 {
+        let g = self.game();
+        let s = g
+            .board
+            .site(site)
+            .unwrap_or_else(|| panic!("no site {site}"));
+        let p = g.piece(piece).unwrap_or_else(|| panic!("no piece {piece}"));
+        self.state.count(g, s, p)
+    }
+
+    pub fn var(&self, name: &str, player: Option<&str>) -> i64 {
+        let g = self.game();
+        let v = g.var(name).unwrap_or_else(|| panic!("no variable {name}"));
+        let p = player.map(|p| g.player(p).unwrap_or_else(|| panic!("no player {p}")));
+        self.state.vars[g.var_slot(v, p)]
+    }
+
+    pub fn result(&self) -> Option<Outcome> {
+        self.state.result
+    }
+
+    /// The winner's player name, `draw`, or `none` while the game goes on.
+    pub fn winner(&self) -> String {
+        match self.state.result {
+            None => "none".into(),
+            Some(Outcome { winner: None, .. }) => "draw".into(),
+            Some(Outcome {
+                winner: Some(w), ..
+            }) => self.game().players[w as usize].name.clone(),
+        }
+    }
+
+    /// What ended the game: an end condition's name, a rule's name, or `cap:<kind>`.
+    pub fn ended_by(&self) -> String {
+        self.state.result.map_or("none".into(), |o| {
+            keliya_play::simulate::reason_name(self.game(), o.reason).0
+        })
+    }
+}

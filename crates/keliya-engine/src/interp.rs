@@ -252,6 +252,18 @@ impl Game {
         }
     }
 
+    /// The names of the ruleset's invariants that do not hold in `st`.
+    pub fn broken_invariants(&self, st: &State) -> Result<Vec<String>, EngineError> {
+        let run = Run::new(self, PASS_RULE, &[]);
+        let mut broken = Vec::new();
+        for (name, e) in &self.invariants {
+            if !run.eval(st, e)?.truthy() {
+                broken.push(name.clone());
+            }
+        }
+        Ok(broken)
+    }
+
     /// Settles a position made by hand (a state file, a test): checks end conditions and caps, and marks a
     /// throw as due where the game has throws.
     pub fn settle(&self, st: &mut State) -> Result<(), EngineError> {
@@ -798,6 +810,21 @@ impl<'a> Run<'a> {
                             .map_or(Value::None, Value::Player),
                         _ => Value::None,
                     },
+                    Func::Total => match v[0] {
+                        Value::Piece(p) => Value::Int(
+                            (0..g.board.len())
+                                .map(|s| st.count(g, s as SiteId, p) as i64)
+                                .sum(),
+                        ),
+                        _ => Value::Int(0),
+                    },
+                    Func::MostOnAPoint => Value::Int(
+                        g.board
+                            .playing_sites()
+                            .map(|s| st.site_total(g, s) as i64)
+                            .max()
+                            .unwrap_or(0),
+                    ),
                     Func::Min => Value::Int(v[0].int().min(v[1].int())),
                     Func::Max => Value::Int(v[0].int().max(v[1].int())),
                     Func::Abs => Value::Int(v[0].int().wrapping_abs()),

@@ -59,6 +59,10 @@ pub enum Func {
     Abs,
     /// owner(piece): the player a piece kind belongs to
     PieceOwner,
+    /// total(piece): pieces of a kind on every site, off-board places included
+    Total,
+    /// most_on_a_point(): the largest number of pieces on any one on-board site
+    MostOnAPoint,
 }
 
 /// Values known only while a turn is played.

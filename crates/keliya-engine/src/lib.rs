@@ -102,6 +102,8 @@ pub struct Game {
     pub choice_names: Vec<Vec<String>>,
     /// Most loop iterations one move may take before it is an error.
     pub max_steps_per_move: u32,
+    /// Conditions that hold in every position of a correct game (checked by tests and `--check`).
+    pub invariants: Vec<(String, Expr)>,
 }
 
 impl Game {

@@ -93,6 +93,7 @@ fn three_in_a_row() -> Game {
         hands: vec![None],
         choice_names: vec![vec!["from".into()], vec!["to".into()]],
         max_steps_per_move: 1000,
+        invariants: vec![],
     }
 }
 

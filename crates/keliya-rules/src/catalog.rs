@@ -25,7 +25,7 @@ pub struct Found {
 }
 
 impl Catalog {
-    /// `what` is a path to a file, or a ruleset name such as `hat-diviyan-keliya` or `lib/hunt`.
+    /// `what` is a path to a file, or a ruleset name such as `my-game` or `lib/hunt`.
     /// `near` is the folder of the file that asks (for `extends`), searched first.
     pub fn find(&self, what: &str, near: Option<&Path>) -> Option<Found> {
         let as_path = Path::new(what);

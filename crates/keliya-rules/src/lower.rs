@@ -32,6 +32,7 @@ const TOP_KEYS: &[&str] = &[
     "ends",
     "caps",
     "limits",
+    "invariants",
 ];
 
 pub(crate) fn lower(
@@ -322,6 +323,16 @@ pub(crate) fn lower(
         }
     }
 
+    let mut invariants = Vec::new();
+    if let Some(inv) = get("invariants") {
+        for (k, v) in cx.map(inv, "invariants").unwrap_or(&[]) {
+            let mut lw = Lowerer::new(&mut cx, &names, &mut choice_names);
+            if let Some(e) = lw.expression(v, Some(Ty::Bool)) {
+                invariants.push((k.name.clone(), e));
+            }
+        }
+    }
+
     let turn_order: Vec<u8> = match get("turn_order") {
         Some(n) => match &n.value {
             Value::Seq(items) => items
@@ -449,6 +460,7 @@ pub(crate) fn lower(
                 hands,
                 choice_names,
                 max_steps_per_move: max_steps,
+                invariants,
                 board,
             })
         }
@@ -1615,6 +1627,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                     ("min", _) => (F::Min, &[Ty::Int, Ty::Int], Ty::Int),
                     ("max", _) => (F::Max, &[Ty::Int, Ty::Int], Ty::Int),
                     ("abs", _) => (F::Abs, &[Ty::Int], Ty::Int),
+                    ("total", _) => (F::Total, &[Ty::Piece], Ty::Int),
+                    ("most_on_a_point", _) => (F::MostOnAPoint, &[], Ty::Int),
                     (other, _) => {
                         let funcs = [
                             "count", "empty", "has", "hand", "next", "owner", "min", "max", "abs",

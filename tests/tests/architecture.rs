@@ -1,0 +1,42 @@
+//! Architecture invariants checked by test.
+
+use keliya_tests::root;
+
+/// The engine knows primitives, never games: no seed game's name may appear in the crates' sources.
+#[test]
+fn no_game_names_in_crate_sources() {
+    let names = [
+        "pancha", "raja", "pasu", "mandiri", "diviyan", "demala", "kerala", "leopard",
+    ];
+    let mut offenders = Vec::new();
+    let crates = root().join("crates");
+    for krate in std::fs::read_dir(&crates)
+        .expect("crates/ exists")
+        .flatten()
+    {
+        let mut stack = vec![krate.path().join("src")];
+        while let Some(dir) = stack.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for e in entries.flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if let Ok(text) = std::fs::read_to_string(&p) {
+                    let lower = text.to_lowercase();
+                    for n in names {
+                        if lower.contains(n) {
+                            offenders.push(format!("{} mentions `{n}`", p.display()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "game names belong in rulesets/, not in crates:\n{}",
+        offenders.join("\n")
+    );
+}

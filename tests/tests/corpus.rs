@@ -1,0 +1,68 @@
+//! Every bundled ruleset validates, and every game plays seeded random games to the end with its invariants
+//! checked after every move and every throw.
+
+use keliya_play::Dice;
+use keliya_tests::{catalog, compile};
+
+const GAMES_PER_RULESET: u64 = 200;
+
+#[test]
+fn every_bundled_ruleset_validates() {
+    let names = catalog().names();
+    assert!(names.len() >= 3, "rulesets/ holds the bundled games");
+    for (name, _) in names {
+        compile(&name);
+    }
+}
+
+#[test]
+fn every_game_ends_with_its_invariants_holding_throughout() {
+    for (name, _) in catalog().names() {
+        let c = compile(&name);
+        let Some(game) = &c.game else { continue };
+        let mut capped = 0;
+        for i in 0..GAMES_PER_RULESET {
+            let mut dice = Dice::new(Dice::game_seed(42, i));
+            let mut st = game.initial_state();
+            let mut steps = 0u64;
+            while st.result.is_none() {
+                let outcomes = game.chance_outcomes(&st);
+                if outcomes.is_empty() {
+                    let moves = game
+                        .legal_moves(&st)
+                        .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
+                    assert!(!moves.is_empty(), "{name} game {i}: no move and no result");
+                    st = game
+                        .apply(&st, &moves[dice.below(moves.len())])
+                        .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
+                } else {
+                    let total: f64 = outcomes.iter().map(|o| o.1).sum();
+                    assert!(
+                        (total - 1.0).abs() < 1e-9,
+                        "{name}: throw probabilities sum to {total}"
+                    );
+                    let k = dice.weighted(outcomes.iter().map(|o| o.1));
+                    st = game.apply_chance(&st, outcomes[k].0);
+                }
+                let broken = game.broken_invariants(&st).expect("invariants evaluate");
+                assert!(
+                    broken.is_empty(),
+                    "{name} game {i} ply {}: invariant(s) broken: {broken:?}",
+                    st.ply
+                );
+                steps += 1;
+                assert!(steps < 1_000_000, "{name} game {i} does not end");
+            }
+            if matches!(
+                st.result,
+                Some(keliya_engine::Outcome {
+                    reason: keliya_engine::Reason::Cap(_),
+                    ..
+                })
+            ) {
+                capped += 1;
+            }
+        }
+        eprintln!("{name}: {GAMES_PER_RULESET} random games ended, {capped} by a cap");
+    }
+}
