@@ -3,3 +3,4 @@
 mod architecture;
 mod corpus;
 mod hat;
+mod language;

@@ -9,7 +9,12 @@ pub enum Generator {
     Track { prefix: String, squares: u32 },
     /// `rows` x `holes` holes `r{row}h{hole}`; one sowing track `cycle` that runs row 1 left to right,
     /// then each next row back the other way (counter-clockwise when row 1 is drawn at the bottom).
-    Mancala { rows: u32, holes: u32 },
+    /// Row `i` is owned by `owners[i]` where given.
+    Mancala {
+        rows: u32,
+        holes: u32,
+        owners: Vec<String>,
+    },
     /// `r{row}c{col}` with orthogonal edges; every row and column is a line.
     Grid { rows: u32, cols: u32 },
     /// Apex `A`, `rays` straight lines down from it crossed by `levels` horizontal lines: `r{level}c{ray}`.
@@ -28,7 +33,7 @@ impl Generator {
     pub fn site_count(&self) -> u64 {
         match *self {
             Generator::Track { squares, .. } => squares as u64,
-            Generator::Mancala { rows, holes } => rows as u64 * holes as u64,
+            Generator::Mancala { rows, holes, .. } => rows as u64 * holes as u64,
             Generator::Grid { rows, cols } => rows as u64 * cols as u64,
             Generator::Triangle { rays, levels } => 1 + rays as u64 * levels as u64,
         }
@@ -55,6 +60,7 @@ impl Generator {
             name,
             points,
             owner: None,
+            cyclic: false,
             origin,
         };
         match self {
@@ -68,12 +74,18 @@ impl Generator {
                 }
                 spec.tracks.push(path(prefix.clone(), names));
             }
-            Generator::Mancala { rows, holes } => {
+            Generator::Mancala {
+                rows,
+                holes,
+                owners,
+            } => {
                 let mut cycle = Vec::new();
                 for r in 1..=*rows {
                     let mut row: Vec<String> = (1..=*holes).map(|h| format!("r{r}h{h}")).collect();
                     for (h, n) in row.iter().enumerate() {
-                        spec.sites.push(site(n.clone(), h as f64, -(r as f64)));
+                        let mut hole = site(n.clone(), h as f64, -(r as f64));
+                        hole.owner = owners.get(r as usize - 1).cloned();
+                        spec.sites.push(hole);
                     }
                     for w in row.windows(2) {
                         spec.edges.push(edge(&w[0], &w[1]));
@@ -83,7 +95,10 @@ impl Generator {
                     }
                     cycle.extend(row);
                 }
-                spec.tracks.push(path("cycle".into(), cycle));
+                spec.tracks.push(PathSpec {
+                    cyclic: true,
+                    ..path("cycle".into(), cycle)
+                });
             }
             Generator::Grid { rows, cols } => {
                 let name = |r: u32, c: u32| format!("r{r}c{c}");
@@ -167,13 +182,25 @@ mod tests {
     #[test]
     fn mancala_cycle_visits_every_hole_once() {
         let spec = BoardSpec::with_generated(
-            &[(Generator::Mancala { rows: 2, holes: 7 }, 0)],
+            &[(
+                Generator::Mancala {
+                    rows: 2,
+                    holes: 7,
+                    owners: vec!["south".into()],
+                },
+                0,
+            )],
             BoardSpec::default(),
         );
         let board = spec.compile().unwrap();
         let cycle = &board.track("cycle").unwrap().points;
         assert_eq!(cycle.len(), 14);
         assert_eq!(board.name(cycle[7]), "r2h7");
+        assert_eq!(board.owner[0].as_deref(), Some("south"));
+        assert_eq!(board.owner[7], None);
+        // Counter-clockwise and round: after the last hole of row 2 comes the first of row 1.
+        assert_eq!(board.along(0, cycle[13], 1), Some(cycle[0]));
+        assert_eq!(board.along(0, cycle[0], -1), Some(cycle[13]));
     }
 
     #[test]

@@ -44,6 +44,8 @@ pub struct PathSpec {
     pub name: String,
     pub points: Vec<String>,
     pub owner: Option<String>,
+    /// A track whose last point is followed by its first (a sowing cycle).
+    pub cyclic: bool,
     pub origin: Origin,
 }
 
@@ -87,6 +89,7 @@ pub struct Line {
 pub struct Track {
     pub name: String,
     pub owner: Option<String>,
+    pub cyclic: bool,
     pub points: Vec<SiteId>,
 }
 
@@ -139,6 +142,21 @@ impl Board {
     }
     pub fn track(&self, name: &str) -> Option<&Track> {
         self.tracks.iter().find(|t| t.name == name)
+    }
+    /// The point `steps` further along track `t` from `from` (its first occurrence), wrapping on a cyclic
+    /// track; `None` past the end of an open track or when `from` is not on it.
+    pub fn along(&self, t: usize, from: SiteId, steps: i64) -> Option<SiteId> {
+        let track = &self.tracks[t];
+        let i = track.points.iter().position(|&p| p == from)? as i64;
+        let n = track.points.len() as i64;
+        let j = i + steps;
+        if track.cyclic {
+            Some(track.points[j.rem_euclid(n) as usize])
+        } else if (0..n).contains(&j) {
+            Some(track.points[j as usize])
+        } else {
+            None
+        }
     }
     /// On-board sites, in id order.
     pub fn playing_sites(&self) -> impl Iterator<Item = SiteId> + '_ {
@@ -315,6 +333,7 @@ impl BoardSpec {
                 tracks.push(Track {
                     name: t.name.clone(),
                     owner: t.owner.clone(),
+                    cyclic: t.cyclic,
                     points: pts.into_iter().flatten().collect(),
                 });
             }
@@ -422,6 +441,7 @@ mod tests {
                 name: "l".into(),
                 points: vec!["a".into(), "b".into(), "c".into()],
                 owner: None,
+                cyclic: false,
                 origin: 0,
             }],
             tracks: vec![],
@@ -447,6 +467,7 @@ mod tests {
                 name: "l".into(),
                 points: vec!["a".into(), "b".into(), "c".into()],
                 owner: None,
+                cyclic: false,
                 origin: 7,
             }],
             tracks: vec![],

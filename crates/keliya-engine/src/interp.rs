@@ -5,7 +5,7 @@ use keliya_board::SiteId;
 
 use crate::ir::*;
 use crate::state::{CapKind, Outcome, Reason, State};
-use crate::{Game, ThrowRow};
+use crate::{Game, PlayerId, ThrowRow};
 
 /// Rule index used for the forced pass of a player with no legal move.
 pub const PASS_RULE: u16 = u16::MAX;
@@ -68,7 +68,10 @@ struct Run<'a> {
     again: bool,
     captured: bool,
     result: Option<Outcome>,
+    next_mover: Option<PlayerId>,
     steps: u32,
+    /// Configurations met by `seen_before` in this move.
+    seen: std::cell::RefCell<Vec<u64>>,
 }
 
 impl Game {
@@ -130,8 +133,29 @@ impl Game {
     fn real_moves(&self, st: &State) -> Result<Vec<Move>, EngineError> {
         let mut moves = Vec::new();
         let mut prefix = Vec::new();
+        self.moves_of(st, false, &mut moves, &mut prefix)?;
+        if moves.is_empty() {
+            self.moves_of(st, true, &mut moves, &mut prefix)?;
+        }
+        Ok(moves)
+    }
+
+    /// `stuck`: no ordinary rule gives the player to move a move (fallback rules do not count).
+    fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
+        let mut moves = Vec::new();
+        self.moves_of(st, false, &mut moves, &mut Vec::new())?;
+        Ok(!moves.is_empty())
+    }
+
+    fn moves_of(
+        &self,
+        st: &State,
+        fallback: bool,
+        moves: &mut Vec<Move>,
+        prefix: &mut Vec<Choice>,
+    ) -> Result<(), EngineError> {
         for (i, rule) in self.rules.iter().enumerate() {
-            if rule.player.is_some_and(|p| p != st.to_move) {
+            if rule.fallback != fallback || rule.player.is_some_and(|p| p != st.to_move) {
                 continue;
             }
             if let Some(when) = &rule.when {
@@ -140,9 +164,9 @@ impl Game {
                     continue;
                 }
             }
-            self.explore(st, i as u16, &mut prefix, &mut moves)?;
+            self.explore(st, i as u16, prefix, moves)?;
         }
-        Ok(moves)
+        Ok(())
     }
 
     /// Depth-first over choice points: run the rule with the choices made so far; where it stops at a new
@@ -186,14 +210,14 @@ impl Game {
         if st.chance_due {
             return Err(illegal("a throw is due before the next move".into()));
         }
-        let (again, captured, result) = if mv.is_pass() {
+        let (again, captured, result, next_mover) = if mv.is_pass() {
             if !self.real_moves(st)?.is_empty() {
                 return Err(illegal(
                     "a player may pass only when no other move is legal".into(),
                 ));
             }
-            let again = st.throw.is_some_and(|t| self.throw_row(t).again);
-            (again, false, None)
+            // A throw that cannot be used is lost with any extra throw it would have given.
+            (false, false, None, None)
         } else {
             let Some(rule) = self.rules.get(mv.rule as usize) else {
                 return Err(illegal(format!("no rule number {}", mv.rule)));
@@ -212,7 +236,7 @@ impl Game {
                 _ => return Err(illegal("the move's choices do not match the rule".into())),
             }
             let again = run.again || st.throw.is_some_and(|t| self.throw_row(t).again);
-            (again, run.captured, run.result)
+            (again, run.captured, run.result, run.next_mover)
         };
         next.ply += 1;
         next.throw = None;
@@ -224,7 +248,13 @@ impl Game {
             next.result = Some(outcome);
             return Ok(next);
         }
-        if !again {
+        if let Some(p) = next_mover {
+            next.to_move = p;
+            next.turn += 1;
+            if !captured {
+                next.quiet_turns += 1;
+            }
+        } else if !again {
             next.to_move = self.next_player(st.to_move);
             next.turn += 1;
             if !captured {
@@ -362,6 +392,7 @@ impl Game {
             Value::Site(s) => self.board.name(s).to_string(),
             Value::Player(p) => self.players[p as usize].name.clone(),
             Value::Piece(p) => self.pieces[p as usize].name.clone(),
+            Value::Track(t) => self.board.tracks[t as usize].name.clone(),
         }
     }
 
@@ -409,7 +440,9 @@ impl<'a> Run<'a> {
             again: false,
             captured: false,
             result: None,
+            next_mover: None,
             steps: 0,
+            seen: std::cell::RefCell::new(Vec::new()),
         }
     }
 
@@ -616,11 +649,20 @@ impl<'a> Run<'a> {
                 let b = b.min(a.saturating_add(10_000));
                 items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
             }
-            Domain::Track(t) => items.extend(
-                g.board.tracks[*t as usize]
-                    .points
+            Domain::Track(t) => {
+                if let Value::Track(t) = self.eval(st, t)? {
+                    items.extend(
+                        g.board.tracks[t as usize]
+                            .points
+                            .iter()
+                            .map(|&s| [Value::Site(s), Value::None]),
+                    )
+                }
+            }
+            Domain::Players => items.extend(
+                g.turn_order
                     .iter()
-                    .map(|&s| [Value::Site(s), Value::None]),
+                    .map(|&p| [Value::Player(p), Value::None]),
             ),
         }
         if let Some(f) = filter {
@@ -713,6 +755,10 @@ impl<'a> Run<'a> {
                     reason: Reason::Rule(self.rule),
                 });
             }
+            Effect::SetMover => match vals[0] {
+                Value::Player(p) => self.next_mover = Some(p),
+                _ => return Err(self.error(at, "set_mover needs a player".into())),
+            },
             Effect::Draw => {
                 self.result = Some(Outcome {
                     winner: None,
@@ -738,7 +784,7 @@ impl<'a> Run<'a> {
                 Ambient::Throw => st
                     .throw
                     .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
-                Ambient::Stuck => Value::Bool(!st.chance_due && g.real_moves(st)?.is_empty()),
+                Ambient::Stuck => Value::Bool(!st.chance_due && !g.has_ordinary_move(st)?),
                 Ambient::Ply => Value::Int(st.ply as i64),
                 Ambient::Turn => Value::Int(st.turn as i64),
             },
@@ -778,7 +824,7 @@ impl<'a> Run<'a> {
                 }
             }
             Expr::Call(f, args) => {
-                let mut v = [Value::None; 2];
+                let mut v = [Value::None; 3];
                 for (slot, a) in v.iter_mut().zip(args) {
                     *slot = self.eval(st, a)?;
                 }
@@ -818,6 +864,54 @@ impl<'a> Run<'a> {
                         ),
                         _ => Value::Int(0),
                     },
+                    Func::Along => match (v[0], v[1]) {
+                        (Value::Track(t), Value::Site(s)) => g
+                            .board
+                            .along(t as usize, s, v[2].int())
+                            .map_or(Value::None, Value::Site),
+                        _ => Value::None,
+                    },
+                    Func::IndexOn => match (v[0], v[1]) {
+                        (Value::Track(t), Value::Site(s)) => Value::Int(
+                            g.board.tracks[t as usize]
+                                .points
+                                .iter()
+                                .position(|&p| p == s)
+                                .map_or(-1, |i| i as i64),
+                        ),
+                        _ => Value::Int(-1),
+                    },
+                    Func::Length => match v[0] {
+                        Value::Track(t) => {
+                            Value::Int(g.board.tracks[t as usize].points.len() as i64)
+                        }
+                        _ => Value::Int(0),
+                    },
+                    Func::SiteOwner => match v[0] {
+                        Value::Site(s) => {
+                            g.site_owner[s as usize].map_or(Value::None, Value::Player)
+                        }
+                        _ => Value::None,
+                    },
+                    Func::Route => match v[0] {
+                        Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
+                        _ => Value::None,
+                    },
+                    Func::Tagged => match (v[0], v[1]) {
+                        (Value::Site(s), Value::Int(bit)) => {
+                            Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1)
+                        }
+                        _ => Value::Bool(false),
+                    },
+                    Func::SeenBefore => {
+                        let key = st.position_hash() ^ site_key(v[0]);
+                        let mut seen = self.seen.borrow_mut();
+                        let before = seen.contains(&key);
+                        if !before {
+                            seen.push(key);
+                        }
+                        Value::Bool(before)
+                    }
                     Func::MostOnAPoint => Value::Int(
                         g.board
                             .playing_sites()
@@ -831,6 +925,13 @@ impl<'a> Run<'a> {
                 }
             }
         })
+    }
+}
+
+fn site_key(v: Value) -> u64 {
+    match v {
+        Value::Site(s) => (s as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd),
+        _ => 0,
     }
 }
 

@@ -13,6 +13,7 @@ pub enum Value {
     Site(SiteId),
     Player(PlayerId),
     Piece(PieceId),
+    Track(u16),
 }
 
 impl Value {
@@ -63,6 +64,21 @@ pub enum Func {
     Total,
     /// most_on_a_point(): the largest number of pieces on any one on-board site
     MostOnAPoint,
+    /// along(track, site, n): the site n steps further on the track (wrapping on a cyclic track), or none
+    Along,
+    /// index_on(track, site): the position of a site on a track, from 0; -1 when it is not on it
+    IndexOn,
+    /// site_owner(site): the player a site belongs to, or none
+    SiteOwner,
+    /// route(player): the first track owned by the player, or none
+    Route,
+    /// tagged(site, tag): the site carries the tag (the tag is a constant index into `Game::tag_names`)
+    Tagged,
+    /// seen_before(site): this board configuration with this site has already occurred in the current
+    /// move; records it otherwise. The loop guard of relay sowing.
+    SeenBefore,
+    /// length(track): the number of points on a track
+    Length,
 }
 
 /// Values known only while a turn is played.
@@ -102,7 +118,9 @@ pub enum Domain {
     /// Integers from..=to.
     Range(Expr, Expr),
     /// The points of a track, in order.
-    Track(u16),
+    Track(Expr),
+    /// Every player, in turn order.
+    Players,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,6 +133,8 @@ pub enum Effect {
     Again,
     Win,
     Draw,
+    /// set_mover(player): who moves after this move, instead of the turn order
+    SetMover,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

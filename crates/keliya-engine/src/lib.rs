@@ -52,6 +52,8 @@ pub struct RuleDef {
     /// How a move made by this rule is written, e.g. `{from}-{to}`; `None` gives `rule v1 v2`.
     pub notation: Option<String>,
     pub locals: usize,
+    /// Used only when no ordinary rule gives the player a move (instead of a pass): ends of rounds, say.
+    pub fallback: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +104,13 @@ pub struct Game {
     pub choice_names: Vec<Vec<String>>,
     /// Most loop iterations one move may take before it is an error.
     pub max_steps_per_move: u32,
+    /// Tag names used on the board, and for each site a bit set of its tags (bit i = `tag_names[i]`).
+    pub tag_names: Vec<String>,
+    pub site_tags: Vec<u64>,
+    /// The owner of each site, resolved to a player.
+    pub site_owner: Vec<Option<PlayerId>>,
+    /// The first track owned by each player.
+    pub routes: Vec<Option<u16>>,
     /// Conditions that hold in every position of a correct game (checked by tests and `--check`).
     pub invariants: Vec<(String, Expr)>,
 }

@@ -76,6 +76,7 @@ fn three_in_a_row() -> Game {
             body,
             notation: Some("{from}-{to}".into()),
             locals: 2,
+            fallback: false,
         }],
         ends: vec![EndDef {
             name: "arrived".into(),
@@ -94,6 +95,10 @@ fn three_in_a_row() -> Game {
         choice_names: vec![vec!["from".into()], vec!["to".into()]],
         max_steps_per_move: 1000,
         invariants: vec![],
+        tag_names: vec![],
+        site_tags: vec![0; 3],
+        site_owner: vec![None; 3],
+        routes: vec![None],
     }
 }
 

@@ -207,6 +207,30 @@ pub(crate) fn lower(
     if let Some(b) = &board {
         names.sites = b.names().to_vec();
         names.tracks = b.tracks.iter().map(|t| t.name.clone()).collect();
+        for site_tags in &b.tags {
+            for t in site_tags {
+                if !names.tags.contains(t) {
+                    names.tags.push(t.clone());
+                }
+            }
+        }
+        if names.tags.len() > 64 {
+            cx.err(
+                get("board").map_or(root.loc, |n| n.loc),
+                "at most 64 different site tags",
+            );
+        }
+        for t in &b.tracks {
+            if let Some(o) = &t.owner {
+                if !names.players.iter().any(|(p, _)| p == o) {
+                    let loc = get("board").map_or(root.loc, |n| n.loc);
+                    cx.err(
+                        loc,
+                        format!("track `{}` is owned by unknown player `{o}`", t.name),
+                    );
+                }
+            }
+        }
         for (i, owner) in b.owner.iter().enumerate() {
             if let Some(o) = owner {
                 if !names.players.iter().any(|(p, _)| p == o) {
@@ -231,7 +255,7 @@ pub(crate) fn lower(
             let entries = cx.map(v, "a rule").unwrap_or(&[]);
             cx.check_keys(
                 entries,
-                &["player", "when", "do", "notation", "source"],
+                &["player", "when", "do", "notation", "source", "fallback"],
                 "a rule",
             );
             let player = field(entries, "player").and_then(|p| cx.player_ref(p, &names));
@@ -251,6 +275,9 @@ pub(crate) fn lower(
                 check_notation(&mut cx, nn, n, body_node, &choice_names);
             }
             let source = field(entries, "source").and_then(|n| cx.string(n, "source"));
+            let fallback = field(entries, "fallback")
+                .map(|n| cx.boolean(n, "fallback"))
+                .unwrap_or(false);
             info.rules.push(RuleInfo {
                 name: k.name.clone(),
                 player: field(entries, "player").and_then(|p| p.as_str().map(str::to_string)),
@@ -263,6 +290,7 @@ pub(crate) fn lower(
                 loc: k.loc,
             });
             rules.push(RuleDef {
+                fallback,
                 name: k.name.clone(),
                 player,
                 when,
@@ -460,6 +488,36 @@ pub(crate) fn lower(
                 hands,
                 choice_names,
                 max_steps_per_move: max_steps,
+                site_tags: board
+                    .tags
+                    .iter()
+                    .map(|ts| {
+                        ts.iter()
+                            .filter_map(|t| names.tags.iter().position(|n| n == t))
+                            .fold(0u64, |m, i| m | 1 << i)
+                    })
+                    .collect(),
+                tag_names: names.tags.clone(),
+                site_owner: board
+                    .owner
+                    .iter()
+                    .map(|o| {
+                        o.as_ref()
+                            .and_then(|o| names.players.iter().position(|(p, _)| p == o))
+                            .map(|i| i as u8)
+                    })
+                    .collect(),
+                routes: names
+                    .players
+                    .iter()
+                    .map(|(p, _)| {
+                        board
+                            .tracks
+                            .iter()
+                            .position(|t| t.owner.as_deref() == Some(p.as_str()))
+                            .map(|i| i as u16)
+                    })
+                    .collect(),
                 invariants,
                 board,
             })
@@ -497,6 +555,7 @@ struct Names {
     vars: Vec<VarDef>,
     sites: Vec<String>,
     tracks: Vec<String>,
+    tags: Vec<String>,
 }
 
 const AMBIENT: &[&str] = &["mover", "throw", "stuck", "ply", "turn"];
@@ -504,7 +563,7 @@ const AMBIENT: &[&str] = &["mover", "throw", "stuck", "ply", "turn"];
 fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     let mut seen: Vec<(String, &str)> = Vec::new();
     let mut check = |cx: &mut Cx<'_>, name: &str, what: &'static str, loc: Option<Loc>| {
-        if AMBIENT.contains(&name) || BUILTINS.contains(&name) {
+        if AMBIENT.contains(&name) || is_builtin(name) {
             if let Some(loc) = loc {
                 cx.err(
                     loc,
@@ -808,15 +867,19 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
         if let Some(paths) = field(entries, key) {
             for (k, v) in cx.map(paths, key).unwrap_or(&[]) {
                 let origin = cx.origin(v.loc);
-                let (points_node, owner) = match &v.value {
+                let (points_node, owner, cyclic) = match &v.value {
                     Value::Map(e) => {
-                        cx.check_keys(e, &["points", "owner"], "a track");
+                        cx.check_keys(e, &["points", "owner", "cyclic"], "a track");
+                        let cyclic = field(e, "cyclic")
+                            .map(|c| cx.boolean(c, "cyclic"))
+                            .unwrap_or(false);
                         (
                             field(e, "points"),
                             field(e, "owner").and_then(|o| cx.string(o, "owner")),
+                            cyclic,
                         )
                     }
-                    _ => (Some(v), None),
+                    _ => (Some(v), None, false),
                 };
                 let points = points_node
                     .map(|p| cx.string_list(p, key))
@@ -825,6 +888,7 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
                     name: k.name.clone(),
                     points,
                     owner,
+                    cyclic,
                     origin,
                 });
             }
@@ -864,10 +928,14 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
             }
         }
         "mancala" => {
-            cx.check_keys(args, &["rows", "holes"], "a mancala generator");
+            cx.check_keys(args, &["rows", "holes", "owners"], "a mancala generator");
+            let owners = field(args, "owners")
+                .map(|o| cx.string_list(o, "owners"))
+                .unwrap_or_default();
             Generator::Mancala {
                 rows: num(cx, "rows")?,
                 holes: num(cx, "holes")?,
+                owners,
             }
         }
         "grid" => {
@@ -999,6 +1067,9 @@ enum Ty {
     Site,
     Player,
     Piece,
+    Track,
+    /// A tag written on board sites (`safe`, `throne`, ...), named bare.
+    Tag,
 }
 
 impl Ty {
@@ -1009,36 +1080,71 @@ impl Ty {
             Ty::Site => "a site",
             Ty::Player => "a player",
             Ty::Piece => "a piece",
+            Ty::Track => "a track",
+            Ty::Tag => "a site tag",
         }
     }
 }
 
-/// Names of the language's functions, effects and domains (for messages and the namespace check).
-const BUILTINS: &[&str] = &[
-    "count",
-    "empty",
-    "has",
-    "hand",
-    "next",
-    "owner",
-    "min",
-    "max",
-    "abs",
+/// The language's functions: name, arguments, result. `count` has a one- and a two-argument form.
+const FUNCS: &[(&str, eng::Func, &[Ty], Ty)] = {
+    use eng::Func as F;
+    &[
+        ("count", F::Count, &[Ty::Site], Ty::Int),
+        ("count", F::Count, &[Ty::Site, Ty::Piece], Ty::Int),
+        ("empty", F::Empty, &[Ty::Site], Ty::Bool),
+        ("has", F::Has, &[Ty::Site, Ty::Piece], Ty::Bool),
+        ("hand", F::Hand, &[Ty::Player], Ty::Site),
+        ("next", F::NextPlayer, &[Ty::Player], Ty::Player),
+        ("owner", F::PieceOwner, &[Ty::Piece], Ty::Player),
+        ("site_owner", F::SiteOwner, &[Ty::Site], Ty::Player),
+        ("min", F::Min, &[Ty::Int, Ty::Int], Ty::Int),
+        ("max", F::Max, &[Ty::Int, Ty::Int], Ty::Int),
+        ("abs", F::Abs, &[Ty::Int], Ty::Int),
+        ("total", F::Total, &[Ty::Piece], Ty::Int),
+        ("most_on_a_point", F::MostOnAPoint, &[], Ty::Int),
+        ("along", F::Along, &[Ty::Track, Ty::Site, Ty::Int], Ty::Site),
+        ("index_on", F::IndexOn, &[Ty::Track, Ty::Site], Ty::Int),
+        ("length", F::Length, &[Ty::Track], Ty::Int),
+        ("route", F::Route, &[Ty::Player], Ty::Track),
+        ("tagged", F::Tagged, &[Ty::Site, Ty::Tag], Ty::Bool),
+        ("seen_before", F::SeenBefore, &[Ty::Site], Ty::Bool),
+    ]
+};
+
+/// The effects (statements that change the state) and their arguments.
+const EFFECTS: &[(&str, eng::Effect, &[Ty])] = {
+    use eng::Effect as E;
+    &[
+        ("place", E::Place, &[Ty::Piece, Ty::Site]),
+        ("remove", E::Remove, &[Ty::Piece, Ty::Site]),
+        ("capture", E::Capture, &[Ty::Piece, Ty::Site]),
+        ("move", E::Move, &[Ty::Piece, Ty::Site, Ty::Site]),
+        ("set_count", E::SetCount, &[Ty::Piece, Ty::Site, Ty::Int]),
+        ("again", E::Again, &[]),
+        ("win", E::Win, &[Ty::Player]),
+        ("draw", E::Draw, &[]),
+        ("set_mover", E::SetMover, &[Ty::Player]),
+    ]
+};
+
+/// What `choose` and `for` range over.
+const DOMAINS: &[&str] = &[
     "sites",
     "sites_with",
     "neighbours",
     "leaps",
     "range",
     "track",
-    "place",
-    "remove",
-    "move",
-    "capture",
-    "set_count",
-    "again",
-    "win",
-    "draw",
+    "players",
 ];
+
+fn is_builtin(name: &str) -> bool {
+    name == "none"
+        || FUNCS.iter().any(|f| f.0 == name)
+        || EFFECTS.iter().any(|e| e.0 == name)
+        || DOMAINS.contains(&name)
+}
 
 struct Lowerer<'c, 'a> {
     cx: &'c mut Cx<'a>,
@@ -1368,33 +1474,17 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 }
             }
             K::Call { name, args } => {
-                use eng::Effect as E;
-                let (effect, sig): (E, &[Ty]) = match name.name.as_str() {
-                    "place" => (E::Place, &[Ty::Piece, Ty::Site]),
-                    "remove" => (E::Remove, &[Ty::Piece, Ty::Site]),
-                    "capture" => (E::Capture, &[Ty::Piece, Ty::Site]),
-                    "move" => (E::Move, &[Ty::Piece, Ty::Site, Ty::Site]),
-                    "set_count" => (E::SetCount, &[Ty::Piece, Ty::Site, Ty::Int]),
-                    "again" => (E::Again, &[]),
-                    "win" => (E::Win, &[Ty::Player]),
-                    "draw" => (E::Draw, &[]),
-                    other => {
-                        let effects = [
-                            "place",
-                            "remove",
-                            "capture",
-                            "move",
-                            "set_count",
-                            "again",
-                            "win",
-                            "draw",
-                        ];
-                        let hint = closest(other, effects.into_iter())
-                            .map(|c| format!("did you mean `{c}`?"))
-                            .unwrap_or_else(|| format!("the effects are {}", effects.join(", ")));
-                        self.err_hint(name.span, format!("unknown effect `{other}`"), Some(hint));
-                        return Err(());
-                    }
+                let Some(&(_, effect, sig)) = EFFECTS.iter().find(|e| e.0 == name.name) else {
+                    let names: Vec<&str> = EFFECTS.iter().map(|e| e.0).collect();
+                    let hint = closest(&name.name, names.iter().copied())
+                        .map(|c| format!("did you mean `{c}`?"))
+                        .unwrap_or_else(|| format!("the effects are {}", names.join(", ")));
+                    self.err_hint(
+                        name.span,
+                        format!("unknown effect `{}`", name.name),
+                        Some(hint),
+                    );
+                    return Err(());
                 };
                 let args = self.args(name, args, sig)?;
                 eng::Stmt::Effect {
@@ -1480,34 +1570,19 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 )
             }
             "track" => {
-                let [arg] = args.as_slice() else {
-                    self.err(name.span, "`track` takes the name of a track");
-                    return Err(());
-                };
-                let dsl::ExprKind::Name(t) = &arg.kind else {
-                    self.err(arg.span, "`track` takes the name of a track");
-                    return Err(());
-                };
-                match self.names.tracks.iter().position(|n| n == t) {
-                    Some(i) => (eng::Domain::Track(i as u16), vec![Ty::Site]),
-                    None => {
-                        let hint = closest(t, self.names.tracks.iter().map(String::as_str))
-                            .map(|c| format!("did you mean `{c}`?"));
-                        self.err_hint(arg.span, format!("unknown track `{t}`"), hint);
-                        return Err(());
-                    }
-                }
+                let a = self.args(name, args, &[Ty::Track])?;
+                (
+                    eng::Domain::Track(a.into_iter().next().expect("one arg")),
+                    vec![Ty::Site],
+                )
+            }
+            "players" => {
+                self.args(name, args, &[])?;
+                (eng::Domain::Players, vec![Ty::Player])
             }
             other => {
-                let domains = [
-                    "sites",
-                    "sites_with",
-                    "neighbours",
-                    "leaps",
-                    "range",
-                    "track",
-                ];
-                let hint = closest(other, domains.into_iter())
+                let domains = DOMAINS;
+                let hint = closest(other, domains.iter().copied())
                     .map(|c| format!("did you mean `{c}`?"))
                     .unwrap_or_else(|| format!("the domains are {}", domains.join(", ")));
                 self.err_hint(name.span, format!("unknown domain `{other}`"), Some(hint));
@@ -1615,44 +1690,27 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 }
             }
             K::Call { name, args } => {
-                use eng::Func as F;
-                let (f, sig, ty): (F, &[Ty], Ty) = match (name.name.as_str(), args.len()) {
-                    ("count", 1) => (F::Count, &[Ty::Site], Ty::Int),
-                    ("count", _) => (F::Count, &[Ty::Site, Ty::Piece], Ty::Int),
-                    ("empty", _) => (F::Empty, &[Ty::Site], Ty::Bool),
-                    ("has", _) => (F::Has, &[Ty::Site, Ty::Piece], Ty::Bool),
-                    ("hand", _) => (F::Hand, &[Ty::Player], Ty::Site),
-                    ("next", _) => (F::NextPlayer, &[Ty::Player], Ty::Player),
-                    ("owner", _) => (F::PieceOwner, &[Ty::Piece], Ty::Player),
-                    ("min", _) => (F::Min, &[Ty::Int, Ty::Int], Ty::Int),
-                    ("max", _) => (F::Max, &[Ty::Int, Ty::Int], Ty::Int),
-                    ("abs", _) => (F::Abs, &[Ty::Int], Ty::Int),
-                    ("total", _) => (F::Total, &[Ty::Piece], Ty::Int),
-                    ("most_on_a_point", _) => (F::MostOnAPoint, &[], Ty::Int),
-                    (other, _) => {
-                        let funcs = [
-                            "count", "empty", "has", "hand", "next", "owner", "min", "max", "abs",
-                        ];
-                        let hint = if [
-                            "sites",
-                            "sites_with",
-                            "neighbours",
-                            "leaps",
-                            "range",
-                            "track",
-                        ]
-                        .contains(&other)
-                        {
-                            Some(format!(
-                                "`{other}` is a domain: use it after `choose x in` or `for x in`"
-                            ))
-                        } else {
-                            closest(other, funcs.into_iter())
-                                .map(|c| format!("did you mean `{c}`?"))
-                        };
-                        self.err_hint(name.span, format!("unknown function `{other}`"), hint);
-                        return Err(());
-                    }
+                let found = FUNCS
+                    .iter()
+                    .find(|f| f.0 == name.name && f.2.len() == args.len())
+                    .or_else(|| FUNCS.iter().find(|f| f.0 == name.name));
+                let Some(&(_, f, sig, ty)) = found else {
+                    let hint = if DOMAINS.contains(&name.name.as_str()) {
+                        Some(format!(
+                            "`{}` is a domain: use it after `choose x in` or `for x in`",
+                            name.name
+                        ))
+                    } else if EFFECTS.iter().any(|e| e.0 == name.name) {
+                        Some(format!(
+                            "`{}` is an effect: write it as a statement of its own",
+                            name.name
+                        ))
+                    } else {
+                        closest(&name.name, FUNCS.iter().map(|f| f.0))
+                            .map(|c| format!("did you mean `{c}`?"))
+                    };
+                    self.err_hint(name.span, format!("unknown function `{}`", name.name), hint);
+                    return Err(());
                 };
                 let args = self.args(name, args, sig)?;
                 (X::Call(f, args), ty)
@@ -1689,6 +1747,35 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             "stuck" => return Ok((X::Ambient(A::Stuck), Ty::Bool)),
             "ply" => return Ok((X::Ambient(A::Ply), Ty::Int)),
             "turn" => return Ok((X::Ambient(A::Turn), Ty::Int)),
+            // `none` stands for "no site / no player": what `along` gives past the end of a track.
+            "none" => return Ok((X::Const(V::None), want.unwrap_or(Ty::Site))),
+            _ => {}
+        }
+        match want {
+            Some(Ty::Track) => {
+                return match self.names.tracks.iter().position(|t| t == n) {
+                    Some(i) => Ok((X::Const(V::Track(i as u16)), Ty::Track)),
+                    None => {
+                        let hint = closest(n, self.names.tracks.iter().map(String::as_str))
+                            .map(|c| format!("did you mean `{c}`?"))
+                            .or_else(|| Some("tracks are declared under `board: tracks:`".into()));
+                        self.err_hint(span, format!("unknown track `{n}`"), hint);
+                        Err(())
+                    }
+                };
+            }
+            Some(Ty::Tag) => {
+                return match self.names.tags.iter().position(|t| t == n) {
+                    Some(i) => Ok((X::Const(V::Int(i as i64)), Ty::Tag)),
+                    None => {
+                        let hint = closest(n, self.names.tags.iter().map(String::as_str))
+                            .map(|c| format!("did you mean `{c}`?"))
+                            .or_else(|| Some("no site of the board carries this tag".into()));
+                        self.err_hint(span, format!("unknown tag `{n}`"), hint);
+                        Err(())
+                    }
+                };
+            }
             _ => {}
         }
         if let Some((_, v)) = self.names.params.iter().find(|(p, _)| p == n) {
