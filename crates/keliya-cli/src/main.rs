@@ -2,7 +2,10 @@
 //! command line, loads rulesets, and prints; the games live in rulesets, the logic in the libraries.
 
 mod diagnostics;
+mod play;
 mod render;
+mod replay;
+mod simulate;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -82,15 +85,12 @@ enum Command {
         json: bool,
     },
     /// Play random games and report wins, draws, capped games and game length.
-    Simulate {
-        ruleset: String,
-        #[arg(long, default_value_t = 100)]
-        games: u64,
-        #[arg(long, default_value_t = 0)]
-        seed: u64,
-        #[arg(long)]
-        json: bool,
-    },
+    /// Play many games (random by default) and report win rates, lengths, captures and capped games.
+    Simulate(simulate::SimulateArgs),
+    /// Check every move of a record file and print a game, or the position at a ply.
+    Replay(replay::ReplayArgs),
+    /// Play a game in the terminal: hot-seat, or against computer seats.
+    Play(play::PlayArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -101,7 +101,7 @@ enum Format {
 }
 
 #[derive(Debug, thiserror::Error)]
-enum CliError {
+pub(crate) enum CliError {
     /// Already printed (diagnostics); exit 1.
     #[error("")]
     Reported,
@@ -151,7 +151,7 @@ fn load(what: &str) -> Result<Compiled, CliError> {
     }
 }
 
-fn load_game(what: &str) -> Result<Compiled, CliError> {
+pub(crate) fn load_game(what: &str) -> Result<Compiled, CliError> {
     let c = load(what)?;
     if c.info.is_library {
         return Err(CliError::Message(format!(
@@ -161,7 +161,10 @@ fn load_game(what: &str) -> Result<Compiled, CliError> {
     Ok(c)
 }
 
-fn read_state(game: &Game, path: Option<&PathBuf>) -> Result<keliya_engine::State, CliError> {
+pub(crate) fn read_state(
+    game: &Game,
+    path: Option<&PathBuf>,
+) -> Result<keliya_engine::State, CliError> {
     let Some(path) = path else {
         return Ok(game.initial_state());
     };
@@ -179,7 +182,7 @@ fn read_state(game: &Game, path: Option<&PathBuf>) -> Result<keliya_engine::Stat
         .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))
 }
 
-fn engine_error(e: keliya_engine::EngineError) -> CliError {
+pub(crate) fn engine_error(e: keliya_engine::EngineError) -> CliError {
     CliError::Message(e.to_string())
 }
 
@@ -222,12 +225,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             mv,
             json: _,
         } => apply(&ruleset, state.as_ref(), &mv),
-        Command::Simulate {
-            ruleset,
-            games,
-            seed,
-            json,
-        } => simulate(&ruleset, games, seed, json),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Play(args) => play::run(args),
     }
 }
 
@@ -620,57 +620,5 @@ fn apply(what: &str, state: Option<&PathBuf>, mv_text: &str) -> Result<(), CliEr
         serde_json::to_string_pretty(&state_json::to_json(game, &next))
             .expect("JSON values serialise")
     );
-    Ok(())
-}
-
-fn simulate(what: &str, games: u64, seed: u64, as_json: bool) -> Result<(), CliError> {
-    let c = load_game(what)?;
-    let game = c.game();
-    let start = std::time::Instant::now();
-    let stats = keliya_play::simulate(game, games, seed).map_err(engine_error)?;
-    let secs = start.elapsed().as_secs_f64();
-    let wins: serde_json::Map<String, serde_json::Value> = game
-        .players
-        .iter()
-        .zip(&stats.wins)
-        .map(|(p, w)| (p.name.clone(), json!(w)))
-        .collect();
-    if as_json {
-        let value = json!({
-            "ruleset": c.info.name,
-            "ruleset_hash": c.hash,
-            "games": stats.games,
-            "seed": stats.seed,
-            "wins": wins,
-            "draws": stats.draws,
-            "capped": stats.capped,
-            "mean_plies": stats.mean_plies(),
-            "mean_captures": if games == 0 { 0.0 } else { stats.total_captures as f64 / games as f64 },
-            "endings": stats.endings.iter().map(|(n, c)| (n.clone(), json!(c))).collect::<serde_json::Map<_, _>>(),
-        });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("JSON values serialise")
-        );
-    } else {
-        println!(
-            "{} ({}): {games} random games, seed {seed}",
-            c.info.title, c.info.name
-        );
-        for (p, w) in game.players.iter().zip(&stats.wins) {
-            println!(
-                "  {:<10} wins {w:>6} ({:.1}%)",
-                p.name,
-                100.0 * *w as f64 / games.max(1) as f64
-            );
-        }
-        println!("  draws      {:>11}", stats.draws);
-        println!("  capped     {:>11}", stats.capped);
-        println!("  mean plies {:>11.1}", stats.mean_plies());
-        for (n, c) in &stats.endings {
-            println!("  ended by {n}: {c}");
-        }
-        eprintln!("  ({:.0} games/s)", games as f64 / secs.max(1e-9));
-    }
     Ok(())
 }

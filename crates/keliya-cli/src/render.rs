@@ -3,12 +3,29 @@
 use keliya_engine::{Game, State};
 
 fn contents(game: &Game, st: &State, site: u16) -> Vec<(String, u16)> {
-    (0..game.piece_count() as u8)
+    pieces_on(game, st, site)
+        .into_iter()
+        .map(|(p, c)| (game.pieces[p].display.clone(), c))
+        .collect()
+}
+
+/// (piece index, count) for every kind present on a site.
+fn pieces_on(game: &Game, st: &State, site: u16) -> Vec<(usize, u16)> {
+    (0..game.piece_count())
         .filter_map(|p| {
-            let c = st.count(game, site, p);
-            (c > 0).then(|| (game.pieces[p as usize].display.clone(), c))
+            let c = st.count(game, site, p as u8);
+            (c > 0).then_some((p, c))
         })
         .collect()
+}
+
+fn letter(game: &Game, p: usize) -> char {
+    game.pieces[p]
+        .display
+        .chars()
+        .next()
+        .unwrap_or('?')
+        .to_ascii_uppercase()
 }
 
 fn contents_text(game: &Game, st: &State, site: u16) -> String {
@@ -165,6 +182,19 @@ fn esc(s: &str) -> String {
 
 /// A character picture: sites placed by their coordinates, then lines, tracks and off-board places listed.
 pub fn text(game: &Game, st: &State) -> String {
+    text_colored(game, st, false, true)
+}
+
+/// Like [`text`], with each piece's letter coloured (ANSI) when `color` is set.
+pub fn text_colored(game: &Game, st: &State, color: bool, detail: bool) -> String {
+    let paint = |piece: usize, s: String| -> String {
+        if color {
+            let codes = ["1;31", "1;34", "1;32", "1;33", "1;35", "1;36"];
+            format!("\x1b[{}m{s}\x1b[0m", codes[piece % codes.len()])
+        } else {
+            s
+        }
+    };
     let b = &game.board;
     let sites: Vec<u16> = b.playing_sites().collect();
     let mut out = String::new();
@@ -192,24 +222,32 @@ pub fn text(game: &Game, st: &State) -> String {
         } else {
             (cell / min_dx).max(1.0)
         };
-        let mut rows: Vec<(i64, Vec<(usize, String)>)> = Vec::new();
+        let mut rows: Vec<(i64, Vec<(usize, (String, String))>)> = Vec::new();
         for &s in &sites {
             let (x, y) = b.at[s as usize];
             let row = ((y - y0) * 2.0).round() as i64;
             let col = ((x - x0) * xscale).round().max(0.0) as usize;
-            let mark = match contents(game, st, s).as_slice() {
-                [] => format!("{}", b.name(s)),
-                [(name, 1)] => format!(
-                    "{}:{}",
-                    b.name(s),
-                    name.chars().next().unwrap_or('?').to_ascii_uppercase()
-                ),
-                [(name, c)] => format!(
-                    "{}:{c}{}",
-                    b.name(s),
-                    name.chars().next().unwrap_or('?').to_ascii_uppercase()
-                ),
-                many => format!("{}:{}", b.name(s), many.iter().map(|(_, c)| c).sum::<u16>()),
+            // (visible text, text as printed): colour codes take no columns.
+            let mark: (String, String) = match pieces_on(game, st, s).as_slice() {
+                [] => (b.name(s).to_string(), b.name(s).to_string()),
+                [(p, c)] => {
+                    let what = if *c == 1 {
+                        letter(game, *p).to_string()
+                    } else {
+                        format!("{c}{}", letter(game, *p))
+                    };
+                    (
+                        format!("{}:{what}", b.name(s)),
+                        format!("{}:{}", b.name(s), paint(*p, what.clone())),
+                    )
+                }
+                many => {
+                    let total = many.iter().map(|(_, c)| c).sum::<u16>();
+                    (
+                        format!("{}:{total}", b.name(s)),
+                        format!("{}:{total}", b.name(s)),
+                    )
+                }
             };
             match rows.iter_mut().find(|(r, _)| *r == row) {
                 Some((_, items)) => items.push((col, mark)),
@@ -220,25 +258,23 @@ pub fn text(game: &Game, st: &State) -> String {
         for (_, mut items) in rows {
             items.sort_by_key(|(c, _)| *c);
             let mut line = String::new();
-            for (col, mark) in items {
-                let at = col.max(if line.is_empty() {
-                    0
-                } else {
-                    line.chars().count() + 2
-                });
-                line.push_str(&" ".repeat(at - line.chars().count()));
-                line.push_str(&mark);
+            let mut width = 0;
+            for (col, (plain, printed)) in items {
+                let at = col.max(if width == 0 { 0 } else { width + 2 });
+                line.push_str(&" ".repeat(at - width));
+                line.push_str(&printed);
+                width = at + plain.chars().count();
             }
             out.push_str(line.trim_end());
             out.push('\n');
         }
         out.push('\n');
     }
-    for l in &b.lines {
+    for l in b.lines.iter().filter(|_| detail) {
         let pts: Vec<&str> = l.points.iter().map(|&p| b.name(p)).collect();
         out.push_str(&format!("line {}: {}\n", l.name, pts.join(" - ")));
     }
-    for t in &b.tracks {
+    for t in b.tracks.iter().filter(|_| detail) {
         let pts: Vec<&str> = t.points.iter().map(|&p| b.name(p)).collect();
         out.push_str(&format!(
             "track {} ({} squares): {}\n",
@@ -263,14 +299,12 @@ pub fn text(game: &Game, st: &State) -> String {
             if what.is_empty() { "empty" } else { &what }
         ));
     }
-    let legend: Vec<String> = game
-        .pieces
-        .iter()
+    let legend: Vec<String> = (0..game.piece_count())
         .map(|p| {
             format!(
                 "{} = {}",
-                p.display.chars().next().unwrap_or('?').to_ascii_uppercase(),
-                p.display
+                paint(p, letter(game, p).to_string()),
+                game.pieces[p].display
             )
         })
         .collect();

@@ -1,10 +1,14 @@
-//! Playing games: seeded dice and agents, simulation with statistics, and the state file format.
+//! Playing games: seeded dice, agents, self-play and its statistics, records and replay, state files.
 //!
 //! Architecture invariant: this crate never parses rulesets; it takes a compiled [`keliya_engine::Game`].
 
+pub mod agents;
 pub mod dice;
+pub mod record;
 pub mod simulate;
 pub mod state_json;
 
 pub use dice::Dice;
-pub use simulate::{GameSummary, SimulationStats, play_random_game, simulate};
+pub use simulate::{
+    GameSummary, SimulationStats, play_game, play_random_game, simulate, simulate_records,
+};

@@ -1,8 +1,11 @@
-//! Random self-play and its statistics.
+//! Self-play: one game with a set of agents, many games in parallel, and their statistics.
 
 use keliya_engine::{EngineError, Game, Reason, State};
+use rayon::prelude::*;
 
 use crate::Dice;
+use crate::agents::{Agent, parse_agent};
+use crate::record::{GameRecord, THROW_PREFIX};
 
 /// How one game went.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,58 +18,6 @@ pub struct GameSummary {
     pub captures: u32,
 }
 
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SimulationStats {
-    pub games: u64,
-    pub seed: u64,
-    pub wins: Vec<u64>,
-    pub draws: u64,
-    pub capped: u64,
-    pub total_plies: u64,
-    pub total_captures: u64,
-    /// Games per ending (end condition, rule or cap name), in first-seen order.
-    pub endings: Vec<(String, u64)>,
-}
-
-impl SimulationStats {
-    pub fn mean_plies(&self) -> f64 {
-        if self.games == 0 {
-            0.0
-        } else {
-            self.total_plies as f64 / self.games as f64
-        }
-    }
-}
-
-/// Plays one game with uniformly random moves and throws drawn from the throw table.
-pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
-    let mut dice = Dice::new(seed);
-    let mut st = game.initial_state();
-    while st.result.is_none() {
-        let outcomes = game.chance_outcomes(&st);
-        if !outcomes.is_empty() {
-            let i = dice.weighted(outcomes.iter().map(|o| o.1));
-            st = game.apply_chance(&st, outcomes[i].0);
-            continue;
-        }
-        let moves = game.legal_moves(&st)?;
-        let mv = &moves[dice.below(moves.len())];
-        st = game.apply(&st, mv)?;
-    }
-    let outcome = st.result.expect("loop ends with a result");
-    let (reason, capped) = reason_name(game, outcome.reason);
-    Ok((
-        GameSummary {
-            winner: outcome.winner,
-            reason,
-            capped,
-            plies: st.ply,
-            captures: st.captures,
-        },
-        st,
-    ))
-}
-
 pub fn reason_name(game: &Game, reason: Reason) -> (String, bool) {
     match reason {
         Reason::End(i) => (game.ends[i as usize].name.clone(), false),
@@ -75,28 +26,205 @@ pub fn reason_name(game: &Game, reason: Reason) -> (String, bool) {
     }
 }
 
-/// Plays `games` random games; game `i` uses the seed derived from (`seed`, `i`), so results do not depend on
-/// how the games are scheduled.
-pub fn simulate(game: &Game, games: u64, seed: u64) -> Result<SimulationStats, EngineError> {
-    let mut stats = SimulationStats {
-        games,
-        seed,
-        wins: vec![0; game.players.len()],
-        ..Default::default()
-    };
-    for i in 0..games {
-        let (summary, _) = play_random_game(game, Dice::game_seed(seed, i))?;
-        match summary.winner {
-            Some(w) => stats.wins[w as usize] += 1,
-            None => stats.draws += 1,
+/// Plays one game to the end: throws drawn from the table, moves chosen by the seat's agent. Returns the
+/// record (every throw and move) and the final state.
+pub fn play_game(
+    game: &Game,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+) -> Result<(GameRecord, State), EngineError> {
+    let mut dice = Dice::new(seed);
+    let mut st = game.initial_state();
+    let mut moves = Vec::new();
+    while st.result.is_none() {
+        let outcomes = game.chance_outcomes(&st);
+        if !outcomes.is_empty() {
+            let i = dice.weighted(outcomes.iter().map(|o| o.1));
+            let row = outcomes[i].0;
+            moves.push(format!(
+                "{THROW_PREFIX}{}",
+                game.throws.as_ref().expect("has throws")[row as usize].name
+            ));
+            st = game.apply_chance(&st, row);
+            continue;
         }
-        stats.capped += summary.capped as u64;
-        stats.total_plies += summary.plies as u64;
-        stats.total_captures += summary.captures as u64;
-        match stats.endings.iter_mut().find(|(n, _)| *n == summary.reason) {
-            Some((_, c)) => *c += 1,
-            None => stats.endings.push((summary.reason, 1)),
+        let legal = game.legal_moves(&st)?;
+        let seat = st.to_move as usize % agents.len();
+        let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
+        moves.push(game.notation(&legal[k]));
+        st = game.apply(&st, &legal[k])?;
+    }
+    let outcome = st.result.expect("the loop ends with a result");
+    let (reason, capped) = reason_name(game, outcome.reason);
+    let summary = GameSummary {
+        winner: outcome.winner,
+        reason,
+        capped,
+        plies: st.ply,
+        captures: st.captures,
+    };
+    let record = GameRecord {
+        seed,
+        agents: agents.iter().map(|a| a.spec()).collect(),
+        moves,
+        winner: outcome
+            .winner
+            .map(|w| game.players[w as usize].name.clone()),
+        summary,
+        ..GameRecord::default()
+    };
+    Ok((record, st))
+}
+
+/// Plays one game with uniformly random moves.
+pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
+    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(crate::agents::RandomAgent)];
+    let (record, st) = play_game(game, &mut agents, seed)?;
+    Ok((record.summary, st))
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SimulationStats {
+    pub games: u64,
+    pub seed: u64,
+    pub wins: Vec<u64>,
+    pub draws: u64,
+    pub capped: u64,
+    pub plies: Vec<u32>,
+    pub total_captures: u64,
+    /// Games per ending (end condition, rule or cap name), in first-seen order.
+    pub endings: Vec<(String, u64)>,
+}
+
+impl SimulationStats {
+    pub fn from_summaries(games: &[GameSummary], seed: u64, players: usize) -> Self {
+        let mut stats = SimulationStats {
+            games: games.len() as u64,
+            seed,
+            wins: vec![0; players],
+            ..Default::default()
+        };
+        for g in games {
+            match g.winner {
+                Some(w) => stats.wins[w as usize] += 1,
+                None => stats.draws += 1,
+            }
+            stats.capped += g.capped as u64;
+            stats.plies.push(g.plies);
+            stats.total_captures += g.captures as u64;
+            match stats.endings.iter_mut().find(|(n, _)| *n == g.reason) {
+                Some((_, c)) => *c += 1,
+                None => stats.endings.push((g.reason.clone(), 1)),
+            }
+        }
+        stats
+    }
+
+    pub fn mean_plies(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.plies.iter().map(|&p| p as f64).sum::<f64>() / self.games as f64
         }
     }
-    Ok(stats)
+
+    pub fn mean_captures(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.total_captures as f64 / self.games as f64
+        }
+    }
+
+    /// The q-quantile of game length (nearest rank).
+    pub fn plies_quantile(&self, q: f64) -> u32 {
+        let mut v = self.plies.clone();
+        if v.is_empty() {
+            return 0;
+        }
+        v.sort_unstable();
+        let i = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
+        v[i]
+    }
+}
+
+/// Wilson score interval at 95% for `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * ((p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt()) / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// Plays `games` games, game `i` seeded from (`seed`, `i`) with fresh agents from `agent_specs` (one per
+/// seat, repeated if fewer). Games run on `threads` threads; records come back in game order, so the output
+/// does not depend on the thread count. `progress` is called from worker threads as games finish.
+pub fn simulate_records(
+    game: &Game,
+    games: u64,
+    seed: u64,
+    agent_specs: &[String],
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, String> {
+    for spec in agent_specs {
+        parse_agent(spec)?;
+    }
+    let play_one = |i: u64| -> Result<GameRecord, String> {
+        let mut agents: Vec<Box<dyn Agent>> = agent_specs
+            .iter()
+            .map(|s| parse_agent(s).expect("checked above"))
+            .collect();
+        if agents.is_empty() {
+            agents.push(Box::new(crate::agents::RandomAgent));
+        }
+        let (mut record, _) = play_game(game, &mut agents, Dice::game_seed(seed, i))
+            .map_err(|e| format!("game {i}: {e}"))?;
+        record.game = i;
+        progress();
+        Ok(record)
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    pool.install(|| (0..games).into_par_iter().map(play_one).collect())
+}
+
+/// Random self-play statistics (one thread, random agents).
+pub fn simulate(game: &Game, games: u64, seed: u64) -> Result<SimulationStats, EngineError> {
+    let mut summaries = Vec::new();
+    for i in 0..games {
+        let (summary, _) = play_random_game(game, Dice::game_seed(seed, i))?;
+        summaries.push(summary);
+    }
+    Ok(SimulationStats::from_summaries(
+        &summaries,
+        seed,
+        game.players.len(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_is_sane() {
+        let (lo, hi) = wilson(50, 100);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0, 0), (0.0, 1.0));
+        let (lo, hi) = wilson(0, 10);
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.2 && hi < 0.35);
+    }
 }

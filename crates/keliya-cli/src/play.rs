@@ -1,0 +1,357 @@
+//! `keliya play`: a game in the terminal. Human seats type a move (its number or its notation); computer
+//! seats answer at once. `undo`, `save FILE`, `load FILE`, `moves`, `board`, `help` and `quit` at any prompt.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use keliya_engine::{Game, State};
+use keliya_play::Dice;
+use keliya_play::agents::{Agent, parse_agent};
+use keliya_play::record::{ENGINE_VERSION, GameRecord, THROW_PREFIX, read_records, write_records};
+
+use crate::simulate::split_agents;
+use crate::{CliError, load_game, render};
+
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// A ruleset name or path.
+    ruleset: String,
+    /// One agent per seat in player order: human, random, greedy, mcts[:iterations=N]. Default: you play the
+    /// first seat against MCTS.
+    #[arg(long)]
+    agents: Option<String>,
+    /// Seed for throws and computer moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Draw without colours even on a terminal.
+    #[arg(long)]
+    plain: bool,
+}
+
+enum Seat {
+    Human,
+    Computer(Box<dyn Agent>),
+}
+
+struct Session<'g> {
+    game: &'g Game,
+    name: String,
+    hash: String,
+    seed: u64,
+    specs: Vec<String>,
+    /// Positions so far (index 0 the start) and the steps between them.
+    states: Vec<State>,
+    steps: Vec<String>,
+    color: bool,
+}
+
+pub fn run(args: PlayArgs) -> Result<(), CliError> {
+    let c = load_game(&args.ruleset)?;
+    let game = c.game();
+    let n = game.players.len();
+    let specs = match &args.agents {
+        Some(a) => split_agents(a),
+        None => std::iter::once("human".to_string())
+            .chain(std::iter::repeat_n(
+                "mcts:iterations=300".to_string(),
+                n - 1,
+            ))
+            .collect(),
+    };
+    if specs.len() != n && specs.len() != 1 {
+        return Err(CliError::Message(format!(
+            "{} agents given for {n} players",
+            specs.len()
+        )));
+    }
+    let mut seats = Vec::new();
+    for i in 0..n {
+        let spec = &specs[i.min(specs.len() - 1)];
+        seats.push(if spec == "human" {
+            Seat::Human
+        } else {
+            Seat::Computer(parse_agent(spec).map_err(CliError::Message)?)
+        });
+    }
+    let color =
+        !args.plain && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let mut session = Session {
+        game,
+        name: c.info.name.clone(),
+        hash: c.hash.clone(),
+        seed: args.seed,
+        specs,
+        states: vec![game.initial_state()],
+        steps: Vec::new(),
+        color,
+    };
+    let mut dice = Dice::new(args.seed);
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    println!("{} — type `help` for commands.", c.info.title);
+    let mut show_board = true;
+    loop {
+        let st = session.states.last().expect("never empty").clone();
+        if show_board {
+            print!("{}", render::text_colored(game, &st, session.color, false));
+            show_board = false;
+        }
+        if let Some(o) = st.result {
+            let (reason, _) = keliya_play::simulate::reason_name(game, o.reason);
+            match o.winner {
+                Some(w) => println!(
+                    "Game over: {} win ({reason}).",
+                    game.players[w as usize].display
+                ),
+                None => println!("Game over: a draw ({reason})."),
+            }
+            if !seats.iter().any(|s| matches!(s, Seat::Human)) {
+                return Ok(());
+            }
+            print!("undo, save FILE or quit> ");
+            let _ = std::io::stdout().flush();
+            let Some(Ok(line)) = lines.next() else {
+                return Ok(());
+            };
+            match command(&mut session, line.trim()) {
+                Handled::Quit => return Ok(()),
+                Handled::Changed => show_board = true,
+                _ => println!("The game is over: undo, save FILE or quit."),
+            }
+            continue;
+        }
+        let outcomes = game.chance_outcomes(&st);
+        if !outcomes.is_empty() {
+            let k = dice.weighted(outcomes.iter().map(|o| o.1));
+            let row = &game.throws.as_ref().expect("has throws")[outcomes[k].0 as usize];
+            println!(
+                "{} throws {} ({}){}",
+                game.players[st.to_move as usize].display,
+                row.name,
+                row.value,
+                if row.again {
+                    ", and will throw again"
+                } else {
+                    ""
+                }
+            );
+            session.push(
+                game.apply_chance(&st, outcomes[k].0),
+                format!("{THROW_PREFIX}{}", row.name),
+            );
+            continue;
+        }
+        let legal = game.legal_moves(&st).map_err(crate::engine_error)?;
+        let seat = &mut seats[st.to_move as usize];
+        let who = &game.players[st.to_move as usize].display;
+        match seat {
+            Seat::Computer(agent) => {
+                let k = agent
+                    .choose(game, &st, &legal, &mut dice)
+                    .map_err(crate::engine_error)?;
+                let text = game.notation(&legal[k]);
+                println!("{who} plays {text}");
+                session.push(
+                    game.apply(&st, &legal[k]).map_err(crate::engine_error)?,
+                    text,
+                );
+                show_board = true;
+            }
+            Seat::Human => {
+                println!("{who} to move:");
+                for (i, m) in legal.iter().enumerate() {
+                    println!("  {:>2}. {}", i + 1, game.notation(m));
+                }
+                print!("{who}> ");
+                let _ = std::io::stdout().flush();
+                let Some(Ok(line)) = lines.next() else {
+                    println!();
+                    return Ok(());
+                };
+                let input = line.trim();
+                match command(&mut session, input) {
+                    Handled::Quit => return Ok(()),
+                    Handled::Changed => {
+                        show_board = true;
+                        continue;
+                    }
+                    Handled::Done => continue,
+                    Handled::NotACommand => {}
+                }
+                let chosen = match input.parse::<usize>() {
+                    Ok(k) if (1..=legal.len()).contains(&k) => Some(legal[k - 1].clone()),
+                    Ok(_) => {
+                        println!("No move {input}: choose 1 to {}.", legal.len());
+                        continue;
+                    }
+                    Err(_) => game.parse_move(&st, input).map_err(crate::engine_error)?,
+                };
+                match chosen {
+                    Some(m) => {
+                        let text = game.notation(&m);
+                        session.push(game.apply(&st, &m).map_err(crate::engine_error)?, text);
+                        show_board = true;
+                    }
+                    None => println!(
+                        "`{input}` is not a legal move or a command; type a number from the list, or `help`."
+                    ),
+                }
+            }
+        }
+    }
+}
+
+enum Handled {
+    NotACommand,
+    Done,
+    Changed,
+    Quit,
+}
+
+impl Session<'_> {
+    fn push(&mut self, st: State, step: String) {
+        self.states.push(st);
+        self.steps.push(step);
+    }
+
+    fn record(&self) -> GameRecord {
+        let last = self.states.last().expect("never empty");
+        let (reason, capped) = last
+            .result
+            .map(|o| keliya_play::simulate::reason_name(self.game, o.reason))
+            .unwrap_or_default();
+        GameRecord {
+            game: 0,
+            engine: ENGINE_VERSION.into(),
+            ruleset: self.name.clone(),
+            ruleset_hash: self.hash.clone(),
+            seed: self.seed,
+            agents: self.specs.clone(),
+            moves: self.steps.clone(),
+            winner: last
+                .result
+                .and_then(|o| o.winner)
+                .map(|w| self.game.players[w as usize].name.clone()),
+            summary: keliya_play::GameSummary {
+                winner: None,
+                reason,
+                capped,
+                plies: last.ply,
+                captures: last.captures,
+            },
+        }
+    }
+}
+
+fn command(session: &mut Session<'_>, input: &str) -> Handled {
+    let (word, rest) = input.split_once(char::is_whitespace).unwrap_or((input, ""));
+    let rest = rest.trim();
+    match word {
+        "quit" | "exit" | "q" => Handled::Quit,
+        "help" | "?" => {
+            println!(
+                "Type a move's number or its notation. Commands: undo, save FILE, load FILE, moves, board, quit."
+            );
+            Handled::Done
+        }
+        "board" => Handled::Changed,
+        "moves" => Handled::Changed,
+        "undo" => {
+            // Back to the previous position where a player chose a move (throws are undone with it).
+            let mut undone = false;
+            while session.steps.len() > 0 {
+                let step = session.steps.pop().expect("non-empty");
+                session.states.pop();
+                if !step.starts_with(THROW_PREFIX) {
+                    undone = true;
+                    let st = session.states.last().expect("start stays");
+                    if !st.chance_due {
+                        break;
+                    }
+                }
+            }
+            if undone {
+                println!("Undone.");
+                Handled::Changed
+            } else {
+                println!("Nothing to undo.");
+                Handled::Done
+            }
+        }
+        "save" if !rest.is_empty() => {
+            match write_records(&PathBuf::from(rest), &[session.record()]) {
+                Ok(()) => println!("Saved to {rest}."),
+                Err(e) => println!("Could not save to {rest}: {e}"),
+            }
+            Handled::Done
+        }
+        "load" if !rest.is_empty() => {
+            let loaded = std::fs::read_to_string(rest)
+                .map_err(|e| e.to_string())
+                .and_then(|t| read_records(&t))
+                .and_then(|r| {
+                    r.into_iter()
+                        .next()
+                        .ok_or_else(|| "no game in the file".to_string())
+                });
+            let record = match loaded {
+                Ok(r) => r,
+                Err(e) => {
+                    println!("Could not load {rest}: {e}");
+                    return Handled::Done;
+                }
+            };
+            if record.ruleset_hash != session.hash {
+                println!(
+                    "Could not load {rest}: it was saved with another version of the rules (hash {}).",
+                    record.ruleset_hash
+                );
+                return Handled::Done;
+            }
+            match replay_prefix(session.game, &record.moves) {
+                Ok(states) => {
+                    session.states = states;
+                    session.steps = record.moves;
+                    println!("Loaded {rest}: {} steps.", session.steps.len());
+                    Handled::Changed
+                }
+                Err(e) => {
+                    println!("Could not load {rest}: {e}");
+                    Handled::Done
+                }
+            }
+        }
+        "save" | "load" => {
+            println!("`{word}` needs a file name: `{word} game.jsonl`.");
+            Handled::Done
+        }
+        _ => Handled::NotACommand,
+    }
+}
+
+/// Replays saved steps (a game that may not be finished).
+fn replay_prefix(game: &Game, steps: &[String]) -> Result<Vec<State>, String> {
+    let mut states = vec![game.initial_state()];
+    for (k, step) in steps.iter().enumerate() {
+        let st = states.last().expect("never empty");
+        let next = if let Some(name) = step.strip_prefix(THROW_PREFIX) {
+            let rows = game.throws.as_ref().ok_or("this ruleset has no throws")?;
+            let i = rows
+                .iter()
+                .position(|r| r.name == name)
+                .ok_or_else(|| format!("step {}: unknown throw {name}", k + 1))?;
+            if !st.chance_due {
+                return Err(format!("step {}: no throw is due", k + 1));
+            }
+            game.apply_chance(st, i as u8)
+        } else {
+            let m = game
+                .parse_move(st, step)
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("step {}: `{step}` is not legal", k + 1))?;
+            game.apply(st, &m).map_err(|e| e.to_string())?
+        };
+        states.push(next);
+    }
+    Ok(states)
+}

@@ -1,0 +1,200 @@
+//! `keliya simulate`: many seeded games, in parallel, with statistics and optional records.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use keliya_play::SimulationStats;
+use keliya_play::record::{ENGINE_VERSION, write_records};
+use keliya_play::simulate::{simulate_records, wilson};
+use serde_json::{Map, Value, json};
+
+use crate::{CliError, load_game};
+
+#[derive(clap::Args)]
+pub struct SimulateArgs {
+    /// A ruleset name or path.
+    ruleset: String,
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    /// Master seed; game i uses a seed derived from (seed, i).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Agents per seat, comma-separated, in player order: random, greedy, mcts[:iterations=N,c=X,depth=D].
+    /// One agent serves every seat.
+    #[arg(long, default_value = "random")]
+    agents: String,
+    /// Worker threads. Results are the same for any count.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Write every game to this JSON Lines file (atomically).
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// Print the statistics as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Splits `mcts:iterations=5,c=1,random` into agent specs: a comma starts a new agent unless it continues
+/// the options (`key=value`) of the one before.
+pub fn split_agents(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(last) if part.contains('=') && !part.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => out.push(part.to_string()),
+        }
+    }
+    out
+}
+
+pub fn run(args: SimulateArgs) -> Result<(), CliError> {
+    let c = load_game(&args.ruleset)?;
+    let game = c.game();
+    let specs = split_agents(&args.agents);
+    if args.threads == 0 || args.threads > 256 {
+        return Err(CliError::Message("--threads takes 1 to 256".into()));
+    }
+    let done = AtomicU64::new(0);
+    let show = std::io::stderr().is_terminal() && args.games >= 20;
+    let progress = || {
+        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+        if show && (n % (args.games / 100).max(1) == 0 || n == args.games) {
+            eprint!("\r{n}/{} games", args.games);
+        }
+    };
+    let start = std::time::Instant::now();
+    let mut records =
+        simulate_records(game, args.games, args.seed, &specs, args.threads, &progress)
+            .map_err(CliError::Message)?;
+    let secs = start.elapsed().as_secs_f64();
+    if show {
+        eprintln!();
+    }
+    for r in &mut records {
+        r.engine = ENGINE_VERSION.into();
+        r.ruleset = c.info.name.clone();
+        r.ruleset_hash = c.hash.clone();
+    }
+    if let Some(path) = &args.record {
+        write_records(path, &records)
+            .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
+    }
+    let summaries: Vec<_> = records.iter().map(|r| r.summary.clone()).collect();
+    let stats = SimulationStats::from_summaries(&summaries, args.seed, game.players.len());
+    let names: Vec<String> = game.players.iter().map(|p| p.name.clone()).collect();
+    let agents: Vec<String> = records.first().map(|r| r.agents.clone()).unwrap_or(specs);
+    if args.json {
+        let mut v = stats_json(&stats, &names);
+        v["ruleset"] = json!(c.info.name);
+        v["ruleset_hash"] = json!(c.hash);
+        v["agents"] = json!(agents);
+        v["threads"] = json!(args.threads);
+        v["games_per_sec"] = json!(args.games as f64 / secs.max(1e-9));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&v).expect("JSON serialises")
+        );
+    } else {
+        println!(
+            "{} ({}): {} games, seed {}, agents {}",
+            c.info.title,
+            c.info.name,
+            args.games,
+            args.seed,
+            agents.join(",")
+        );
+        for (name, w) in names.iter().zip(&stats.wins) {
+            let (lo, hi) = wilson(*w, stats.games);
+            println!(
+                "  {name:<12} wins {w:>7} ({:5.1}%, 95% CI {:.1}-{:.1}%)",
+                pct(*w, stats.games),
+                100.0 * lo,
+                100.0 * hi
+            );
+        }
+        println!("  draws        {:>12}", stats.draws);
+        println!("  capped       {:>12}", stats.capped);
+        println!(
+            "  plies        mean {:.1}, median {}, min {}, max {}",
+            stats.mean_plies(),
+            stats.plies_quantile(0.5),
+            stats.plies_quantile(0.0),
+            stats.plies_quantile(1.0)
+        );
+        println!("  captures     {:.2} per game", stats.mean_captures());
+        for (n, k) in &stats.endings {
+            println!("  ended by {n}: {k}");
+        }
+        eprintln!(
+            "  {:.0} games/s on {} thread(s)",
+            args.games as f64 / secs.max(1e-9),
+            args.threads
+        );
+    }
+    Ok(())
+}
+
+fn pct(k: u64, n: u64) -> f64 {
+    100.0 * k as f64 / n.max(1) as f64
+}
+
+/// The statistics as JSON: deterministic for a seed (no timing inside).
+pub fn stats_json(stats: &SimulationStats, players: &[String]) -> Value {
+    let wins: Map<String, Value> = players
+        .iter()
+        .zip(&stats.wins)
+        .map(|(p, w)| (p.clone(), json!(w)))
+        .collect();
+    let rates: Map<String, Value> = players
+        .iter()
+        .zip(&stats.wins)
+        .map(|(p, &w)| {
+            let (lo, hi) = wilson(w, stats.games);
+            (
+                p.clone(),
+                json!({"rate": w as f64 / stats.games.max(1) as f64, "ci95": [lo, hi]}),
+            )
+        })
+        .collect();
+    json!({
+        "games": stats.games,
+        "seed": stats.seed,
+        "wins": wins,
+        "win_rates": rates,
+        "draws": stats.draws,
+        "capped": stats.capped,
+        "mean_plies": stats.mean_plies(),
+        "plies": {
+            "min": stats.plies_quantile(0.0),
+            "p25": stats.plies_quantile(0.25),
+            "median": stats.plies_quantile(0.5),
+            "p75": stats.plies_quantile(0.75),
+            "max": stats.plies_quantile(1.0),
+        },
+        "mean_captures": stats.mean_captures(),
+        "endings": stats.endings.iter().map(|(n, k)| (n.clone(), json!(k))).collect::<Map<_, _>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_agents;
+
+    #[test]
+    fn agent_lists_split_on_commas_between_agents_only() {
+        assert_eq!(split_agents("random,greedy"), ["random", "greedy"]);
+        assert_eq!(
+            split_agents("mcts:iterations=50,c=1.2,random"),
+            ["mcts:iterations=50,c=1.2", "random"]
+        );
+        assert_eq!(
+            split_agents("random, mcts:iterations=9"),
+            ["random", "mcts:iterations=9"]
+        );
+    }
+}

@@ -1,0 +1,343 @@
+//! Agents: who picks the move for a seat. `random`, `greedy` (one ply), `mcts` (UCT with chance nodes).
+//! Every agent draws its randomness from the game's dice, so a seed fixes the whole game.
+
+use keliya_engine::{EngineError, Game, Move, State};
+
+use crate::Dice;
+
+pub trait Agent: Send {
+    /// The spec that recreates this agent, e.g. `mcts:iterations=500`.
+    fn spec(&self) -> String;
+    /// Index into `moves` (never empty).
+    fn choose(
+        &mut self,
+        game: &Game,
+        st: &State,
+        moves: &[Move],
+        dice: &mut Dice,
+    ) -> Result<usize, EngineError>;
+}
+
+/// Parses an agent spec: `random`, `greedy`, `mcts` or `mcts:iterations=N,c=X,depth=D`.
+pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
+    let (name, options) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut opts = Vec::new();
+    for kv in options.split(',').filter(|s| !s.is_empty()) {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("agent option `{kv}` is not key=value"))?;
+        opts.push((k.trim(), v.trim()));
+    }
+    let reject_options = |name: &str| -> Result<(), String> {
+        match opts.first() {
+            Some((k, _)) => Err(format!("agent `{name}` takes no option `{k}`")),
+            None => Ok(()),
+        }
+    };
+    match name {
+        "random" => {
+            reject_options("random")?;
+            Ok(Box::new(RandomAgent))
+        }
+        "greedy" => {
+            reject_options("greedy")?;
+            Ok(Box::new(GreedyAgent))
+        }
+        "mcts" => {
+            let mut m = MctsAgent::default();
+            for (k, v) in opts {
+                match k {
+                    "iterations" => {
+                        m.iterations = v
+                            .parse()
+                            .map_err(|_| format!("iterations={v}: a whole number"))?
+                    }
+                    "c" => m.exploration = v.parse().map_err(|_| format!("c={v}: a number"))?,
+                    "depth" => {
+                        m.rollout_depth = v
+                            .parse()
+                            .map_err(|_| format!("depth={v}: a whole number"))?
+                    }
+                    other => {
+                        return Err(format!(
+                            "agent `mcts` has no option `{other}` (iterations, c, depth)"
+                        ));
+                    }
+                }
+            }
+            if m.iterations == 0 || m.iterations > 10_000_000 {
+                return Err("mcts iterations must be between 1 and 10,000,000".into());
+            }
+            Ok(Box::new(m))
+        }
+        "human" => Err("`human` seats are played in the terminal by `keliya play`".into()),
+        other => Err(format!(
+            "unknown agent `{other}` (random, greedy, mcts, human)"
+        )),
+    }
+}
+
+pub struct RandomAgent;
+
+impl Agent for RandomAgent {
+    fn spec(&self) -> String {
+        "random".into()
+    }
+    fn choose(
+        &mut self,
+        _: &Game,
+        _: &State,
+        moves: &[Move],
+        dice: &mut Dice,
+    ) -> Result<usize, EngineError> {
+        Ok(dice.below(moves.len()))
+    }
+}
+
+/// One ply of look-ahead: a win first, then captures, then the mover's own variables (captures, stores,
+/// scores), then progress along the mover's route; never a move that loses at once. Ties are broken at random.
+pub struct GreedyAgent;
+
+impl GreedyAgent {
+    fn score(game: &Game, before: &State, after: &State) -> f64 {
+        let me = before.to_move;
+        if let Some(o) = after.result {
+            return match o.winner {
+                Some(w) if w == me => 1e9,
+                Some(_) => -1e9,
+                None => 0.0,
+            };
+        }
+        let mut score = 100.0 * (after.captures as f64 - before.captures as f64);
+        for (i, v) in game.vars.iter().enumerate() {
+            if v.per_player {
+                let slot = game.var_slot(i, Some(me));
+                score += 10.0 * (after.vars[slot] - before.vars[slot]) as f64;
+            }
+        }
+        if let Some(route) = game.routes[me as usize] {
+            let points = &game.board.tracks[route as usize].points;
+            let progress = |st: &State| -> f64 {
+                let mut total = 0.0;
+                for (i, &site) in points.iter().enumerate() {
+                    for p in 0..game.piece_count() {
+                        if game.pieces[p].owner == Some(me) {
+                            total += (i + 1) as f64 * st.count(game, site, p as u8) as f64;
+                        }
+                    }
+                }
+                total
+            };
+            score += progress(after) - progress(before);
+        }
+        score
+    }
+}
+
+impl Agent for GreedyAgent {
+    fn spec(&self) -> String {
+        "greedy".into()
+    }
+    fn choose(
+        &mut self,
+        game: &Game,
+        st: &State,
+        moves: &[Move],
+        dice: &mut Dice,
+    ) -> Result<usize, EngineError> {
+        let mut best = Vec::new();
+        let mut best_score = f64::NEG_INFINITY;
+        for (i, m) in moves.iter().enumerate() {
+            let after = game.apply(st, m)?;
+            let s = Self::score(game, st, &after);
+            if s > best_score + 1e-9 {
+                best_score = s;
+                best.clear();
+                best.push(i);
+            } else if (s - best_score).abs() <= 1e-9 {
+                best.push(i);
+            }
+        }
+        Ok(best[dice.below(best.len())])
+    }
+}
+
+/// Monte Carlo tree search (UCT). Throws are chance nodes: each visit samples an outcome by its probability,
+/// so values are expectations over throws. Rollouts are random; a rollout that reaches `rollout_depth` plies
+/// scores as a draw.
+pub struct MctsAgent {
+    pub iterations: u32,
+    pub exploration: f64,
+    pub rollout_depth: u32,
+}
+
+impl Default for MctsAgent {
+    fn default() -> Self {
+        MctsAgent {
+            iterations: 1000,
+            exploration: 1.4,
+            rollout_depth: 400,
+        }
+    }
+}
+
+struct Node {
+    state: State,
+    /// Decision node: legal moves; chance node: none (children indexed by outcome).
+    moves: Vec<Move>,
+    outcomes: Vec<(u8, f64)>,
+    children: Vec<Option<usize>>,
+    visits: f64,
+    /// Total reward per player.
+    reward: Vec<f64>,
+}
+
+impl MctsAgent {
+    fn node(game: &Game, st: State) -> Result<Node, EngineError> {
+        let outcomes = game.chance_outcomes(&st);
+        let moves = if outcomes.is_empty() {
+            game.legal_moves(&st)?
+        } else {
+            Vec::new()
+        };
+        let n = if outcomes.is_empty() {
+            moves.len()
+        } else {
+            outcomes.len()
+        };
+        Ok(Node {
+            state: st,
+            moves,
+            outcomes,
+            children: vec![None; n],
+            visits: 0.0,
+            reward: vec![0.0; game.players.len()],
+        })
+    }
+
+    fn rewards(game: &Game, st: &State) -> Vec<f64> {
+        let n = game.players.len();
+        match st.result.map(|o| o.winner) {
+            Some(Some(w)) => (0..n)
+                .map(|p| if p == w as usize { 1.0 } else { 0.0 })
+                .collect(),
+            _ => vec![0.5; n],
+        }
+    }
+
+    fn rollout(
+        &self,
+        game: &Game,
+        mut st: State,
+        dice: &mut Dice,
+    ) -> Result<Vec<f64>, EngineError> {
+        let mut plies = 0;
+        while st.result.is_none() && plies < self.rollout_depth {
+            let outcomes = game.chance_outcomes(&st);
+            if !outcomes.is_empty() {
+                let k = dice.weighted(outcomes.iter().map(|o| o.1));
+                st = game.apply_chance(&st, outcomes[k].0);
+                continue;
+            }
+            let moves = game.legal_moves(&st)?;
+            st = game.apply(&st, &moves[dice.below(moves.len())])?;
+            plies += 1;
+        }
+        Ok(Self::rewards(game, &st))
+    }
+}
+
+impl Agent for MctsAgent {
+    fn spec(&self) -> String {
+        format!(
+            "mcts:iterations={},c={},depth={}",
+            self.iterations, self.exploration, self.rollout_depth
+        )
+    }
+
+    fn choose(
+        &mut self,
+        game: &Game,
+        st: &State,
+        moves: &[Move],
+        dice: &mut Dice,
+    ) -> Result<usize, EngineError> {
+        if moves.len() == 1 {
+            return Ok(0);
+        }
+        let mut nodes = vec![Self::node(game, st.clone())?];
+        for _ in 0..self.iterations {
+            // Selection and expansion.
+            let mut path = vec![0usize];
+            let mut current = 0;
+            loop {
+                let node = &nodes[current];
+                if node.state.result.is_some() || node.children.is_empty() {
+                    break;
+                }
+                let pick = if !node.outcomes.is_empty() {
+                    dice.weighted(node.outcomes.iter().map(|o| o.1))
+                } else if let Some(untried) = node.children.iter().position(Option::is_none) {
+                    untried
+                } else {
+                    let mover = node.state.to_move as usize;
+                    let ln = node.visits.max(1.0).ln();
+                    let mut best = 0;
+                    let mut best_value = f64::NEG_INFINITY;
+                    for (i, c) in node.children.iter().enumerate() {
+                        let child = &nodes[c.expect("all tried")];
+                        let value = child.reward[mover] / child.visits.max(1e-9)
+                            + self.exploration * (ln / child.visits.max(1e-9)).sqrt();
+                        if value > best_value {
+                            best_value = value;
+                            best = i;
+                        }
+                    }
+                    best
+                };
+                match nodes[current].children[pick] {
+                    Some(next) => {
+                        current = next;
+                        path.push(current);
+                    }
+                    None => {
+                        let node = &nodes[current];
+                        let next_state = if node.outcomes.is_empty() {
+                            game.apply(&node.state, &node.moves[pick])?
+                        } else {
+                            game.apply_chance(&node.state, node.outcomes[pick].0)
+                        };
+                        let child = Self::node(game, next_state)?;
+                        nodes.push(child);
+                        let id = nodes.len() - 1;
+                        nodes[current].children[pick] = Some(id);
+                        path.push(id);
+                        current = id;
+                        break;
+                    }
+                }
+            }
+            // Simulation.
+            let reward = self.rollout(game, nodes[current].state.clone(), dice)?;
+            // Backpropagation: each node keeps every player's total; a parent reads its mover's share.
+            for &id in &path {
+                let n = &mut nodes[id];
+                n.visits += 1.0;
+                for (r, x) in n.reward.iter_mut().zip(&reward) {
+                    *r += x;
+                }
+            }
+        }
+        let root = &nodes[0];
+        let mut best = 0;
+        let mut best_visits = -1.0;
+        for (i, c) in root.children.iter().enumerate() {
+            let v = c.map_or(0.0, |id| nodes[id].visits);
+            if v > best_visits {
+                best_visits = v;
+                best = i;
+            }
+        }
+        Ok(best)
+    }
+}
