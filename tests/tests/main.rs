@@ -2,5 +2,6 @@
 
 mod architecture;
 mod corpus;
+mod demala;
 mod hat;
 mod language;
