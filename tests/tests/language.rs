@@ -215,3 +215,46 @@ fn none_compares_with_sites() {
     );
     assert_eq!(s.winner(), "south");
 }
+
+#[test]
+fn prefer_keeps_only_the_moves_of_highest_preference() {
+    // A pawn may go one or two squares, or a second pawn one square; `prefer` ranks the moves by the
+    // number of squares gone, across rules, so only the two-square move is left.
+    let yaml = RACE
+        .replace(
+            "setup: {t1: {pawn: 1}}",
+            "setup: {t1: {pawn: 1}, t3: {pawn: 1}}",
+        )
+        .replace(
+            r#"  advance:
+    do: |"#,
+            r#"  short:
+    do: |
+      choose from in sites_with(pawn) where from == @t3 {
+        move(pawn, from, @t4)
+        prefer(1)
+      }
+    notation: "{from}>"
+  advance:
+    do: |
+      prefer(throw)"#,
+        );
+    let path = ruleset("prefer", &yaml);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    assert_eq!(s.moves(), ["t1+", "t3+"], "preference 2 beats preference 1");
+    let mut s = Scenario::new(&path);
+    s.throw("one-up");
+    assert_eq!(
+        s.moves(),
+        ["t1+", "t3+", "t3>"],
+        "equal preferences are all kept"
+    );
+    let mut s = Scenario::new(&path);
+    s.throw("none-up");
+    assert_eq!(
+        s.moves(),
+        ["t1+"],
+        "t3 cannot go three squares: t1+ (3) beats t3> (1)"
+    );
+}

@@ -1,7 +1,9 @@
 //! The one integration test binary: every module below is a group of tests.
 
 mod architecture;
+mod bad_input;
 mod corpus;
 mod demala;
+mod docs;
 mod hat;
 mod language;

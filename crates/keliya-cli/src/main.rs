@@ -1,6 +1,28 @@
 //! `keliya`: run South Asian board games from data. A thin layer over the library crates: it parses the
 //! command line, loads rulesets, and prints; the games live in rulesets, the logic in the libraries.
 
+/// `println!` that ends the program quietly when standard output is closed (`keliya list | head`) instead
+/// of panicking on the broken pipe.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+/// `print!` with the same care as [`outln`].
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+mod bench;
 mod diagnostics;
 mod play;
 mod render;
@@ -91,6 +113,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Play a game in the terminal: hot-seat, or against computer seats.
     Play(play::PlayArgs),
+    /// Measure random playouts (and moves) per second per ruleset.
+    Bench(bench::BenchArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -209,7 +233,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 Some(p) => std::fs::write(&p, text)
                     .map_err(|e| CliError::Message(format!("{}: {e}", p.display()))),
                 None => {
-                    print!("{text}");
+                    out!("{text}");
                     Ok(())
                 }
             }
@@ -228,6 +252,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Simulate(args) => simulate::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Play(args) => play::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }
 
@@ -286,9 +311,9 @@ fn list() -> Result<(), CliError> {
         }
         s.trim_end().to_string()
     };
-    println!("{}", line(headers.iter().map(|s| s.to_string()).collect()));
+    outln!("{}", line(headers.iter().map(|s| s.to_string()).collect()));
     for r in rows {
-        println!("{}", line(r.to_vec()));
+        outln!("{}", line(r.to_vec()));
     }
     Ok(())
 }
@@ -298,7 +323,7 @@ fn validate(paths: &[String]) -> Result<(), CliError> {
     for p in paths {
         let loaded = keliya_rules::load(&catalog(), p);
         match loaded.result {
-            Ok(c) => println!(
+            Ok(c) => outln!(
                 "{}: ok ({})",
                 p,
                 if c.info.is_library {
@@ -325,7 +350,7 @@ fn validate(paths: &[String]) -> Result<(), CliError> {
 fn show(what: &str, resolved: bool) -> Result<(), CliError> {
     let c = load(what)?;
     if resolved {
-        print!("{}", yaml_text(&c.resolved, 0));
+        out!("{}", yaml_text(&c.resolved, 0));
         return Ok(());
     }
     let info = &c.info;
@@ -440,7 +465,7 @@ fn show(what: &str, resolved: bool) -> Result<(), CliError> {
             }
         }
     }
-    print!("{out}");
+    out!("{out}");
     Ok(())
 }
 
@@ -540,7 +565,7 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
                 "state": state_json::to_json(game, &st),
             })
         };
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&value).expect("JSON values serialise")
         );
@@ -615,7 +640,7 @@ fn apply(what: &str, state: Option<&PathBuf>, mv_text: &str) -> Result<(), CliEr
         };
         game.apply(&st, &mv).map_err(engine_error)?
     };
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(&state_json::to_json(game, &next))
             .expect("JSON values serialise")

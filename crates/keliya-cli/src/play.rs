@@ -88,27 +88,27 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let mut dice = Dice::new(args.seed);
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("{} — type `help` for commands.", c.info.title);
+    outln!("{} — type `help` for commands.", c.info.title);
     let mut show_board = true;
     loop {
         let st = session.states.last().expect("never empty").clone();
         if show_board {
-            print!("{}", render::text_colored(game, &st, session.color, false));
+            out!("{}", render::text_colored(game, &st, session.color, false));
             show_board = false;
         }
         if let Some(o) = st.result {
             let (reason, _) = keliya_play::simulate::reason_name(game, o.reason);
             match o.winner {
-                Some(w) => println!(
+                Some(w) => outln!(
                     "Game over: {} win ({reason}).",
                     game.players[w as usize].display
                 ),
-                None => println!("Game over: a draw ({reason})."),
+                None => outln!("Game over: a draw ({reason})."),
             }
             if !seats.iter().any(|s| matches!(s, Seat::Human)) {
                 return Ok(());
             }
-            print!("undo, save FILE or quit> ");
+            out!("undo, save FILE or quit> ");
             let _ = std::io::stdout().flush();
             let Some(Ok(line)) = lines.next() else {
                 return Ok(());
@@ -116,7 +116,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             match command(&mut session, line.trim()) {
                 Handled::Quit => return Ok(()),
                 Handled::Changed => show_board = true,
-                _ => println!("The game is over: undo, save FILE or quit."),
+                _ => outln!("The game is over: undo, save FILE or quit."),
             }
             continue;
         }
@@ -124,7 +124,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         if !outcomes.is_empty() {
             let k = dice.weighted(outcomes.iter().map(|o| o.1));
             let row = &game.throws.as_ref().expect("has throws")[outcomes[k].0 as usize];
-            println!(
+            outln!(
                 "{} throws {} ({}){}",
                 game.players[st.to_move as usize].display,
                 row.name,
@@ -150,7 +150,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                     .choose(game, &st, &legal, &mut dice)
                     .map_err(crate::engine_error)?;
                 let text = game.notation(&legal[k]);
-                println!("{who} plays {text}");
+                outln!("{who} plays {text}");
                 session.push(
                     game.apply(&st, &legal[k]).map_err(crate::engine_error)?,
                     text,
@@ -158,14 +158,14 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 show_board = true;
             }
             Seat::Human => {
-                println!("{who} to move:");
+                outln!("{who} to move:");
                 for (i, m) in legal.iter().enumerate() {
-                    println!("  {:>2}. {}", i + 1, game.notation(m));
+                    outln!("  {:>2}. {}", i + 1, game.notation(m));
                 }
-                print!("{who}> ");
+                out!("{who}> ");
                 let _ = std::io::stdout().flush();
                 let Some(Ok(line)) = lines.next() else {
-                    println!();
+                    outln!();
                     return Ok(());
                 };
                 let input = line.trim();
@@ -181,7 +181,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 let chosen = match input.parse::<usize>() {
                     Ok(k) if (1..=legal.len()).contains(&k) => Some(legal[k - 1].clone()),
                     Ok(_) => {
-                        println!("No move {input}: choose 1 to {}.", legal.len());
+                        outln!("No move {input}: choose 1 to {}.", legal.len());
                         continue;
                     }
                     Err(_) => game.parse_move(&st, input).map_err(crate::engine_error)?,
@@ -192,7 +192,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                         session.push(game.apply(&st, &m).map_err(crate::engine_error)?, text);
                         show_board = true;
                     }
-                    None => println!(
+                    None => outln!(
                         "`{input}` is not a legal move or a command; type a number from the list, or `help`."
                     ),
                 }
@@ -249,7 +249,7 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
     match word {
         "quit" | "exit" | "q" => Handled::Quit,
         "help" | "?" => {
-            println!(
+            outln!(
                 "Type a move's number or its notation. Commands: undo, save FILE, load FILE, moves, board, quit."
             );
             Handled::Done
@@ -271,17 +271,17 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
                 }
             }
             if undone {
-                println!("Undone.");
+                outln!("Undone.");
                 Handled::Changed
             } else {
-                println!("Nothing to undo.");
+                outln!("Nothing to undo.");
                 Handled::Done
             }
         }
         "save" if !rest.is_empty() => {
             match write_records(&PathBuf::from(rest), &[session.record()]) {
-                Ok(()) => println!("Saved to {rest}."),
-                Err(e) => println!("Could not save to {rest}: {e}"),
+                Ok(()) => outln!("Saved to {rest}."),
+                Err(e) => outln!("Could not save to {rest}: {e}"),
             }
             Handled::Done
         }
@@ -297,12 +297,12 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
             let record = match loaded {
                 Ok(r) => r,
                 Err(e) => {
-                    println!("Could not load {rest}: {e}");
+                    outln!("Could not load {rest}: {e}");
                     return Handled::Done;
                 }
             };
             if record.ruleset_hash != session.hash {
-                println!(
+                outln!(
                     "Could not load {rest}: it was saved with another version of the rules (hash {}).",
                     record.ruleset_hash
                 );
@@ -312,17 +312,17 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
                 Ok(states) => {
                     session.states = states;
                     session.steps = record.moves;
-                    println!("Loaded {rest}: {} steps.", session.steps.len());
+                    outln!("Loaded {rest}: {} steps.", session.steps.len());
                     Handled::Changed
                 }
                 Err(e) => {
-                    println!("Could not load {rest}: {e}");
+                    outln!("Could not load {rest}: {e}");
                     Handled::Done
                 }
             }
         }
         "save" | "load" => {
-            println!("`{word}` needs a file name: `{word} game.jsonl`.");
+            outln!("`{word}` needs a file name: `{word} game.jsonl`.");
             Handled::Done
         }
         _ => Handled::NotACommand,

@@ -65,18 +65,18 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
                             states.len() - 1
                         )));
                     };
-                    println!(
+                    outln!(
                         "game {i}, after {k} plies ({} to move):",
                         game.players[st.to_move as usize].name
                     );
-                    print!("{}", render::text(game, st));
+                    out!("{}", render::text(game, st));
                 }
                 None => {
-                    println!("game {i}: seed {}, agents {}", r.seed, r.agents.join(","));
+                    outln!("game {i}: seed {}, agents {}", r.seed, r.agents.join(","));
                     for (k, step) in r.moves.iter().enumerate() {
-                        println!("{:>5}. {step}", k + 1);
+                        outln!("{:>5}. {step}", k + 1);
                     }
-                    println!(
+                    outln!(
                         "result: {} ({})",
                         r.winner
                             .as_deref()
@@ -96,7 +96,7 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
             )));
         }
     } else {
-        println!("{checked} game(s) replayed: every move legal, every result as recorded");
+        outln!("{checked} game(s) replayed: every move legal, every result as recorded");
     }
     Ok(())
 }

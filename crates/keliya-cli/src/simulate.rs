@@ -68,9 +68,16 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         }
     };
     let start = std::time::Instant::now();
-    let mut records =
-        simulate_records(game, args.games, args.seed, &specs, args.threads, &progress)
-            .map_err(CliError::Message)?;
+    let mut records = simulate_records(
+        game,
+        args.games,
+        args.seed,
+        &specs,
+        args.threads,
+        args.record.is_some(),
+        &progress,
+    )
+    .map_err(CliError::Message)?;
     let secs = start.elapsed().as_secs_f64();
     if show {
         eprintln!();
@@ -95,12 +102,12 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         v["agents"] = json!(agents);
         v["threads"] = json!(args.threads);
         v["games_per_sec"] = json!(args.games as f64 / secs.max(1e-9));
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&v).expect("JSON serialises")
         );
     } else {
-        println!(
+        outln!(
             "{} ({}): {} games, seed {}, agents {}",
             c.info.title,
             c.info.name,
@@ -110,25 +117,25 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         );
         for (name, w) in names.iter().zip(&stats.wins) {
             let (lo, hi) = wilson(*w, stats.games);
-            println!(
+            outln!(
                 "  {name:<12} wins {w:>7} ({:5.1}%, 95% CI {:.1}-{:.1}%)",
                 pct(*w, stats.games),
                 100.0 * lo,
                 100.0 * hi
             );
         }
-        println!("  draws        {:>12}", stats.draws);
-        println!("  capped       {:>12}", stats.capped);
-        println!(
+        outln!("  draws        {:>12}", stats.draws);
+        outln!("  capped       {:>12}", stats.capped);
+        outln!(
             "  plies        mean {:.1}, median {}, min {}, max {}",
             stats.mean_plies(),
             stats.plies_quantile(0.5),
             stats.plies_quantile(0.0),
             stats.plies_quantile(1.0)
         );
-        println!("  captures     {:.2} per game", stats.mean_captures());
+        outln!("  captures     {:.2} per game", stats.mean_captures());
         for (n, k) in &stats.endings {
-            println!("  ended by {n}: {k}");
+            outln!("  ended by {n}: {k}");
         }
         eprintln!(
             "  {:.0} games/s on {} thread(s)",

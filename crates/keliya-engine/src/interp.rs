@@ -6,6 +6,7 @@ use keliya_board::SiteId;
 use crate::ir::*;
 use crate::state::{CapKind, Outcome, Reason, State};
 use crate::{Game, PlayerId, ThrowRow};
+use smallvec::SmallVec;
 
 /// Rule index used for the forced pass of a player with no legal move.
 pub const PASS_RULE: u16 = u16::MAX;
@@ -21,14 +22,14 @@ pub struct Choice {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub rule: u16,
-    pub choices: Vec<Choice>,
+    pub choices: SmallVec<[Choice; 4]>,
 }
 
 impl Move {
     pub fn pass() -> Move {
         Move {
             rule: PASS_RULE,
-            choices: Vec::new(),
+            choices: SmallVec::new(),
         }
     }
     pub fn is_pass(&self) -> bool {
@@ -53,10 +54,13 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The options at a choice point; inline up to 8, the usual case.
+type Options = SmallVec<[[Value; 2]; 8]>;
+
 enum Flow {
     Done,
     /// Stopped at a choice point whose options were not given: these are the options.
-    Suspend(u16, Vec<[Value; 2]>),
+    Suspend(u16, Options),
 }
 
 struct Run<'a> {
@@ -64,11 +68,13 @@ struct Run<'a> {
     rule: u16,
     prefix: &'a [Choice],
     next: usize,
-    locals: Vec<Value>,
+    locals: SmallVec<[Value; 8]>,
     again: bool,
     captured: bool,
     result: Option<Outcome>,
     next_mover: Option<PlayerId>,
+    /// Set by `prefer(n)`; of all legal moves only those with the highest preference are kept.
+    preference: i64,
     steps: u32,
     /// Configurations met by `seen_before` in this move.
     seen: std::cell::RefCell<Vec<u64>>,
@@ -77,8 +83,8 @@ struct Run<'a> {
 impl Game {
     pub fn initial_state(&self) -> State {
         let mut st = State {
-            counts: self.setup.clone(),
-            vars: Vec::with_capacity(self.var_slots()),
+            counts: self.setup.iter().copied().collect(),
+            vars: Default::default(),
             to_move: self.turn_order[0],
             throw: None,
             chance_due: false,
@@ -86,7 +92,7 @@ impl Game {
             turn: 0,
             quiet_turns: 0,
             captures: 0,
-            history: Vec::new(),
+            history: Default::default(),
             result: None,
         };
         for v in &self.vars {
@@ -133,17 +139,24 @@ impl Game {
     fn real_moves(&self, st: &State) -> Result<Vec<Move>, EngineError> {
         let mut moves = Vec::new();
         let mut prefix = Vec::new();
-        self.moves_of(st, false, &mut moves, &mut prefix)?;
+        self.moves_of(st, false, &mut moves, &mut prefix, usize::MAX)?;
         if moves.is_empty() {
-            self.moves_of(st, true, &mut moves, &mut prefix)?;
+            self.moves_of(st, true, &mut moves, &mut prefix, usize::MAX)?;
         }
-        Ok(moves)
+        // `prefer(n)`: only the moves with the highest preference are legal.
+        let best = moves.iter().map(|m| m.1).max().unwrap_or(0);
+        Ok(moves
+            .into_iter()
+            .filter(|m| m.1 == best)
+            .map(|m| m.0)
+            .collect())
     }
 
     /// `stuck`: no ordinary rule gives the player to move a move (fallback rules do not count).
     fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
+        // One move is enough to know: stop at the first.
         let mut moves = Vec::new();
-        self.moves_of(st, false, &mut moves, &mut Vec::new())?;
+        self.moves_of(st, false, &mut moves, &mut Vec::new(), 1)?;
         Ok(!moves.is_empty())
     }
 
@@ -151,10 +164,14 @@ impl Game {
         &self,
         st: &State,
         fallback: bool,
-        moves: &mut Vec<Move>,
+        moves: &mut Vec<(Move, i64)>,
         prefix: &mut Vec<Choice>,
+        limit: usize,
     ) -> Result<(), EngineError> {
         for (i, rule) in self.rules.iter().enumerate() {
+            if moves.len() >= limit {
+                break;
+            }
             if rule.fallback != fallback || rule.player.is_some_and(|p| p != st.to_move) {
                 continue;
             }
@@ -164,7 +181,7 @@ impl Game {
                     continue;
                 }
             }
-            self.explore(st, i as u16, prefix, moves)?;
+            self.explore(st, i as u16, prefix, moves, limit)?;
         }
         Ok(())
     }
@@ -176,19 +193,26 @@ impl Game {
         st: &State,
         rule: u16,
         prefix: &mut Vec<Choice>,
-        out: &mut Vec<Move>,
+        out: &mut Vec<(Move, i64)>,
+        limit: usize,
     ) -> Result<(), EngineError> {
+        if out.len() >= limit {
+            return Ok(());
+        }
         let mut scratch = st.clone();
         let mut run = Run::new(self, rule, prefix);
         match run.exec_rule(&mut scratch)? {
-            Flow::Done => out.push(Move {
-                rule,
-                choices: prefix.clone(),
-            }),
+            Flow::Done => out.push((
+                Move {
+                    rule,
+                    choices: SmallVec::from_slice(prefix),
+                },
+                run.preference,
+            )),
             Flow::Suspend(point, options) => {
                 for values in options {
                     prefix.push(Choice { point, values });
-                    self.explore(st, rule, prefix, out)?;
+                    self.explore(st, rule, prefix, out, limit)?;
                     prefix.pop();
                 }
             }
@@ -242,7 +266,7 @@ impl Game {
         next.throw = None;
         if captured {
             next.quiet_turns = 0;
-            next.history.clear();
+            next.history = Default::default();
         }
         if let Some(outcome) = result {
             next.result = Some(outcome);
@@ -341,7 +365,7 @@ impl Game {
         if let Some(limit) = self.caps.repetition {
             let h = st.position_hash();
             let seen = st.history.iter().filter(|&&x| x == h).count() as u32 + 1;
-            st.history.push(h);
+            std::sync::Arc::make_mut(&mut st.history).push(h);
             if seen >= limit {
                 st.result = cap(CapKind::Repetition);
                 return Ok(());
@@ -436,11 +460,12 @@ impl<'a> Run<'a> {
             rule,
             prefix,
             next: 0,
-            locals: vec![Value::None; locals],
+            locals: smallvec::smallvec![Value::None; locals],
             again: false,
             captured: false,
             result: None,
             next_mover: None,
+            preference: 0,
             steps: 0,
             seen: std::cell::RefCell::new(Vec::new()),
         }
@@ -481,10 +506,12 @@ impl<'a> Run<'a> {
                 body,
                 at,
             } => {
-                let options = self.options(st, slots, domain, filter.as_ref())?;
                 if self.next < self.prefix.len() {
+                    // Replaying a choice already made: check it belongs to the options without listing them.
                     let choice = self.prefix[self.next];
-                    if choice.point != *id || !options.contains(&choice.values) {
+                    if choice.point != *id
+                        || !self.is_option(st, slots, domain, filter.as_ref(), choice.values)?
+                    {
                         return Err(self.error(
                             *at,
                             "the move's choice is not one of the options here".into(),
@@ -494,7 +521,10 @@ impl<'a> Run<'a> {
                     self.bind(slots, choice.values);
                     self.exec(st, body)
                 } else {
-                    Ok(Flow::Suspend(*id, options))
+                    Ok(Flow::Suspend(
+                        *id,
+                        self.options(st, slots, domain, filter.as_ref())?,
+                    ))
                 }
             }
             Stmt::For {
@@ -592,13 +622,60 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Whether `values` is one of the options `options` would list, computed directly.
+    fn is_option(
+        &mut self,
+        st: &State,
+        slots: &[u16],
+        domain: &Domain,
+        filter: Option<&Expr>,
+        values: [Value; 2],
+    ) -> Result<bool, EngineError> {
+        let g = self.game;
+        let on_board = |v: Value| matches!(v, Value::Site(s) if (s as usize) < g.board.len() && !g.board.offboard[s as usize]);
+        let in_domain = match domain {
+            Domain::Sites => on_board(values[0]),
+            Domain::SitesWith(piece) => match (self.eval(st, piece)?, values[0]) {
+                (Value::Piece(p), Value::Site(s)) => on_board(values[0]) && st.count(g, s, p) > 0,
+                _ => false,
+            },
+            Domain::Neighbours(e) => match (self.eval(st, e)?, values[0]) {
+                (Value::Site(from), Value::Site(to)) => g.board.neighbours(from).contains(&to),
+                _ => false,
+            },
+            Domain::Leaps(e) => match (self.eval(st, e)?, values) {
+                (Value::Site(from), [Value::Site(o), Value::Site(l)]) => {
+                    g.board.leaps(from).contains(&(o, l))
+                }
+                _ => false,
+            },
+            Domain::Range(a, b) => {
+                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
+                matches!(values[0], Value::Int(v) if a <= v && v <= b.min(a.saturating_add(10_000)))
+            }
+            Domain::Track(t) => match (self.eval(st, t)?, values[0]) {
+                (Value::Track(t), Value::Site(s)) => g.board.tracks[t as usize].points.contains(&s),
+                _ => false,
+            },
+            Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
+        };
+        if !in_domain {
+            return Ok(false);
+        }
+        self.bind(slots, values);
+        match filter {
+            Some(f) => Ok(self.eval(st, f)?.truthy()),
+            None => Ok(true),
+        }
+    }
+
     fn options(
         &mut self,
         st: &State,
         slots: &[u16],
         domain: &Domain,
         filter: Option<&Expr>,
-    ) -> Result<Vec<[Value; 2]>, EngineError> {
+    ) -> Result<Options, EngineError> {
         let g = self.game;
         let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, EngineError> {
             Ok(match run.eval(st, e)? {
@@ -606,7 +683,7 @@ impl<'a> Run<'a> {
                 _ => None,
             })
         };
-        let mut items: Vec<[Value; 2]> = Vec::new();
+        let mut items = Options::new();
         match domain {
             Domain::Sites => items.extend(
                 g.board
@@ -666,7 +743,7 @@ impl<'a> Run<'a> {
             ),
         }
         if let Some(f) = filter {
-            let mut kept = Vec::with_capacity(items.len());
+            let mut kept = Options::new();
             for values in items {
                 self.bind(slots, values);
                 if self.eval(st, f)?.truthy() {
@@ -745,6 +822,7 @@ impl<'a> Run<'a> {
                     .map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
             }
             Effect::Again => self.again = true,
+            Effect::Prefer => self.preference = vals[0].int(),
             Effect::Win => {
                 let winner = match vals[0] {
                     Value::Player(p) => Some(p),
@@ -759,6 +837,11 @@ impl<'a> Run<'a> {
                 Value::Player(p) => self.next_mover = Some(p),
                 _ => return Err(self.error(at, "set_mover needs a player".into())),
             },
+            Effect::Assert => {
+                if !vals[0].truthy() {
+                    return Err(self.error(at, "an `assert` of the rules does not hold".into()));
+                }
+            }
             Effect::Draw => {
                 self.result = Some(Outcome {
                     winner: None,
@@ -881,6 +964,10 @@ impl<'a> Run<'a> {
                         ),
                         _ => Value::Int(-1),
                     },
+                    Func::Repetitions => {
+                        let h = st.position_hash();
+                        Value::Int(st.history.iter().filter(|&&x| x == h).count() as i64)
+                    }
                     Func::Length => match v[0] {
                         Value::Track(t) => {
                             Value::Int(g.board.tracks[t as usize].points.len() as i64)

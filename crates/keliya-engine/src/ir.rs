@@ -79,6 +79,10 @@ pub enum Func {
     SeenBefore,
     /// length(track): the number of points on a track
     Length,
+    /// repetitions(): how many times the current position (pieces, variables, player to move) has occurred
+    /// since the last capture, this time included; read from the history kept for `caps: repetition`
+    /// (0 when the ruleset declares no such cap). Meaningful in `when` conditions and end conditions.
+    Repetitions,
 }
 
 /// Values known only while a turn is played.
@@ -135,6 +139,13 @@ pub enum Effect {
     Draw,
     /// set_mover(player): who moves after this move, instead of the turn order
     SetMover,
+    /// prefer(n): the move's preference (0 unless given; the last call counts). Of all the legal moves of
+    /// a position only those with the highest preference are legal: "use as many points as possible",
+    /// "capture the most".
+    Prefer,
+    /// assert(condition): the move is an error when the condition does not hold (a check written in the
+    /// rules, e.g. that counters are conserved after every drop of a sowing)
+    Assert,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

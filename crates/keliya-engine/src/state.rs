@@ -1,4 +1,13 @@
+use std::sync::Arc;
+
+use smallvec::SmallVec;
+
 use crate::{Game, PlayerId};
+
+/// Piece counts per (site, kind); inline up to 64 cells so small boards never allocate.
+pub type Counts = SmallVec<[u16; 64]>;
+/// Variable values; inline up to 8.
+pub type Vars = SmallVec<[i64; 8]>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CapKind {
@@ -38,8 +47,8 @@ pub struct Outcome {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Pieces per (site, piece kind): `counts[site * kinds + kind]`.
-    pub counts: Vec<u16>,
-    pub vars: Vec<i64>,
+    pub counts: Counts,
+    pub vars: Vars,
     pub to_move: PlayerId,
     /// Index into the throw table of the throw being played, once thrown.
     pub throw: Option<u8>,
@@ -51,8 +60,9 @@ pub struct State {
     pub quiet_turns: u32,
     /// Captures made in the game so far (for statistics).
     pub captures: u32,
-    /// Position hashes since the last capture (for the repetition cap).
-    pub history: Vec<u64>,
+    /// Position hashes since the last capture (for the repetition cap). Shared between a state and its
+    /// copies until one of them records a new position, so copying a state stays cheap.
+    pub history: Arc<Vec<u64>>,
     pub result: Option<Outcome>,
 }
 

@@ -137,10 +137,12 @@ fn an_illegal_move_is_an_error_not_a_panic() {
     let s0 = g.initial_state();
     let bogus = Move {
         rule: 0,
-        choices: vec![
+        choices: [
             interp_choice(0, Value::Site(2)),
             interp_choice(1, Value::Site(1)),
-        ],
+        ]
+        .into_iter()
+        .collect(),
     };
     assert!(g.apply(&s0, &bogus).is_err());
     assert!(
@@ -148,7 +150,7 @@ fn an_illegal_move_is_an_error_not_a_panic() {
             &s0,
             &Move {
                 rule: 9,
-                choices: vec![]
+                choices: Default::default()
             }
         )
         .is_err()

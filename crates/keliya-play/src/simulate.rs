@@ -33,6 +33,16 @@ pub fn play_game(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
 ) -> Result<(GameRecord, State), EngineError> {
+    play_game_with(game, agents, seed, true)
+}
+
+/// [`play_game`], keeping the move list only when `keep_moves` (writing notations costs time).
+pub fn play_game_with(
+    game: &Game,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+    keep_moves: bool,
+) -> Result<(GameRecord, State), EngineError> {
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
     let mut moves = Vec::new();
@@ -41,17 +51,19 @@ pub fn play_game(
         if !outcomes.is_empty() {
             let i = dice.weighted(outcomes.iter().map(|o| o.1));
             let row = outcomes[i].0;
-            moves.push(format!(
-                "{THROW_PREFIX}{}",
-                game.throws.as_ref().expect("has throws")[row as usize].name
-            ));
+            if keep_moves {
+                let name = &game.throws.as_ref().expect("has throws")[row as usize].name;
+                moves.push(format!("{THROW_PREFIX}{name}"));
+            }
             st = game.apply_chance(&st, row);
             continue;
         }
         let legal = game.legal_moves(&st)?;
         let seat = st.to_move as usize % agents.len();
         let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
-        moves.push(game.notation(&legal[k]));
+        if keep_moves {
+            moves.push(game.notation(&legal[k]));
+        }
         st = game.apply(&st, &legal[k])?;
     }
     let outcome = st.result.expect("the loop ends with a result");
@@ -78,9 +90,30 @@ pub fn play_game(
 
 /// Plays one game with uniformly random moves.
 pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
-    let mut agents: Vec<Box<dyn Agent>> = vec![Box::new(crate::agents::RandomAgent)];
-    let (record, st) = play_game(game, &mut agents, seed)?;
-    Ok((record.summary, st))
+    let mut dice = Dice::new(seed);
+    let mut st = game.initial_state();
+    while st.result.is_none() {
+        let outcomes = game.chance_outcomes(&st);
+        if !outcomes.is_empty() {
+            let i = dice.weighted(outcomes.iter().map(|o| o.1));
+            st = game.apply_chance(&st, outcomes[i].0);
+            continue;
+        }
+        let legal = game.legal_moves(&st)?;
+        st = game.apply(&st, &legal[dice.below(legal.len())])?;
+    }
+    let outcome = st.result.expect("the loop ends with a result");
+    let (reason, capped) = reason_name(game, outcome.reason);
+    Ok((
+        GameSummary {
+            winner: outcome.winner,
+            reason,
+            capped,
+            plies: st.ply,
+            captures: st.captures,
+        },
+        st,
+    ))
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -171,6 +204,7 @@ pub fn simulate_records(
     seed: u64,
     agent_specs: &[String],
     threads: usize,
+    keep_moves: bool,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
     for spec in agent_specs {
@@ -184,8 +218,9 @@ pub fn simulate_records(
         if agents.is_empty() {
             agents.push(Box::new(crate::agents::RandomAgent));
         }
-        let (mut record, _) = play_game(game, &mut agents, Dice::game_seed(seed, i))
-            .map_err(|e| format!("game {i}: {e}"))?;
+        let (mut record, _) =
+            play_game_with(game, &mut agents, Dice::game_seed(seed, i), keep_moves)
+                .map_err(|e| format!("game {i}: {e}"))?;
         record.game = i;
         progress();
         Ok(record)

@@ -95,7 +95,7 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
     }
     let mut st = game.initial_state();
     st.result = None;
-    st.history.clear();
+    st.history = Default::default();
     let player = |name: &str| {
         game.player(name)
             .ok_or_else(|| format!("unknown player `{name}`"))
@@ -170,7 +170,7 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
     if let Some(h) = obj.get("history").and_then(Value::as_array) {
         for x in h {
             let text = x.as_str().ok_or("`history` holds hex strings")?;
-            st.history.push(
+            std::sync::Arc::make_mut(&mut st.history).push(
                 u64::from_str_radix(text, 16).map_err(|_| format!("bad history entry `{text}`"))?,
             );
         }

@@ -21,7 +21,18 @@ pub struct Found {
     /// The path shown in messages: the file's path, or `<embedded>/name.yaml`.
     pub display: String,
     pub origin: Origin,
-    pub text: Result<String, String>,
+    pub text: Result<String, Unreadable>,
+}
+
+/// A file that cannot be read as a ruleset: why, and where.
+#[derive(Clone, Debug)]
+pub struct Unreadable {
+    pub message: String,
+    pub hint: Option<String>,
+    /// What can be shown of the file (invalid bytes and control characters replaced by `\u{FFFD}`).
+    pub text: String,
+    /// Byte offset in `text` of the first offending character.
+    pub at: usize,
 }
 
 impl Catalog {
@@ -38,7 +49,12 @@ impl Catalog {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            return Some(read(name, as_path.to_path_buf()));
+            // A relative path in `extends` is relative to the file that asks, not to the current folder.
+            let path = match near {
+                Some(dir) if as_path.is_relative() => dir.join(as_path),
+                _ => as_path.to_path_buf(),
+            };
+            return Some(read(name, path));
         }
         let file = format!("{what}.yaml");
         // The asking file's folder and a few above it (a variant in `rulesets/game/` extends `game`).
@@ -105,12 +121,28 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
 fn read(name: String, path: PathBuf) -> Found {
     let text = match std::fs::read(&path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "file is not UTF-8 text (invalid byte at offset {}); a ruleset is a YAML text file",
-                e.utf8_error().valid_up_to()
-            )
+            let bad = e.utf8_error().valid_up_to();
+            let bytes = e.into_bytes();
+            let nul = bytes.iter().position(|&b| b == 0);
+            let at = nul.map_or(bad, |n| n.min(bad));
+            Unreadable {
+                message: if nul.is_some() {
+                    "file holds binary data, not UTF-8 text".into()
+                } else {
+                    format!("file is not UTF-8 text (invalid byte 0x{:02x})", bytes[bad])
+                },
+                hint: Some("a ruleset is a UTF-8 YAML text file".into()),
+                // The prefix before `at` is valid UTF-8, so its shown form has the same characters.
+                at: printable(&String::from_utf8_lossy(&bytes[..at])).len(),
+                text: printable(&String::from_utf8_lossy(&bytes)),
+            }
         }),
-        Err(e) => Err(format!("cannot read file: {e}")),
+        Err(e) => Err(Unreadable {
+            message: format!("cannot read file: {e}"),
+            hint: None,
+            text: String::new(),
+            at: 0,
+        }),
     };
     Found {
         name,
@@ -118,4 +150,19 @@ fn read(name: String, path: PathBuf) -> Found {
         origin: Origin::File(path),
         text,
     }
+}
+
+/// Text safe to show on a terminal: control characters other than newline and tab, and the invisible
+/// marks that reorder text (bidirectional controls), replaced.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            let bidi = matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+            if (c.is_control() && c != '\n' && c != '\t') || bidi {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }

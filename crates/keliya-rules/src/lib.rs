@@ -10,7 +10,7 @@ mod load;
 mod lower;
 mod yaml;
 
-pub use catalog::{Catalog, Found, Origin};
+pub use catalog::{Catalog, Found, Origin, Unreadable};
 pub use diag::{Diagnostic, FileId, Loc, Sources};
 pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load};
 pub use yaml::{Key, Node, Value as YamlValue};

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use keliya_engine::Game;
 
-use crate::catalog::{Catalog, Origin};
+use crate::catalog::{Catalog, Found, Origin};
 use crate::diag::{Diagnostic, Loc, Sources};
 use crate::yaml::{self, Key, Node, Value};
 
@@ -97,19 +97,28 @@ fn load_into(
     let mut chain: Vec<(Node, String)> = Vec::new();
     let mut current = found;
     let mut names_seen: Vec<String> = Vec::new();
+    // The files of the chain, to recognise a cycle however a file is named (`a`, `./a.yaml`, `dir/a`).
+    let mut files_seen: Vec<String> = Vec::new();
     loop {
         let text = match current.text.clone() {
             Ok(t) => t,
-            Err(msg) => {
-                let file = sources.add(current.display.clone(), String::new());
-                return Err(vec![Diagnostic::new(
-                    Loc {
-                        file,
-                        start: 0,
-                        end: 0,
-                    },
-                    msg,
-                )]);
+            Err(bad) => {
+                let file = sources.add(current.display.clone(), bad.text);
+                let end = sources.text(file)[bad.at..]
+                    .chars()
+                    .next()
+                    .map_or(bad.at, |c| bad.at + c.len_utf8());
+                return Err(vec![
+                    Diagnostic::new(
+                        Loc {
+                            file,
+                            start: bad.at,
+                            end,
+                        },
+                        bad.message,
+                    )
+                    .maybe_hint(bad.hint),
+                ]);
             }
         };
         let file = sources.add(current.display.clone(), text);
@@ -128,6 +137,7 @@ fn load_into(
             .find(|(k, _)| k.name == "extends")
             .map(|(_, v)| v.clone());
         names_seen.push(current.name.clone());
+        files_seen.push(identity(&current));
         chain.push((node, current.display.clone()));
         let Some(parent) = parent else { break };
         let Some(parent_name) = parent.as_str() else {
@@ -136,20 +146,18 @@ fn load_into(
                 format!("`extends` takes a ruleset name, found {}", parent.kind()),
             )]);
         };
-        if names_seen.iter().any(|n| n == parent_name)
-            || chain
-                .iter()
-                .any(|(_, d)| d.ends_with(&format!("{parent_name}.yaml")))
-        {
-            let cycle = names_seen.join(" -> ");
-            return Err(vec![
+        let cycle = |names_seen: &[String]| {
+            vec![
                 Diagnostic::new(
                     parent.loc,
-                    format!("`extends` makes a cycle: {cycle} -> {parent_name}"),
+                    format!(
+                        "`extends` makes a cycle: {} -> {parent_name}",
+                        names_seen.join(" -> ")
+                    ),
                 )
                 .hint("a ruleset cannot extend itself, directly or through others"),
-            ]);
-        }
+            ]
+        };
         if chain.len() >= MAX_CHAIN {
             return Err(vec![Diagnostic::new(
                 parent.loc,
@@ -160,8 +168,17 @@ fn load_into(
             Origin::File(p) => p.parent().map(PathBuf::from),
             Origin::Embedded => None,
         };
-        match catalog.find(parent_name, near.as_deref()) {
-            Some(f) => current = f,
+        // A parent given as a path that names no file is not found, like a name that names no ruleset.
+        let found = catalog
+            .find(parent_name, near.as_deref())
+            .filter(|f| !matches!(&f.origin, Origin::File(p) if !p.is_file()));
+        match found {
+            Some(f) => {
+                if files_seen.contains(&identity(&f)) {
+                    return Err(cycle(&names_seen));
+                }
+                current = f;
+            }
             None => {
                 let known: Vec<String> = catalog.names().into_iter().map(|(n, _)| n).collect();
                 let hint = keliya_board::closest(parent_name, known.iter().map(String::as_str))
@@ -189,6 +206,17 @@ fn load_into(
         merged = merge(without_own_keys(merged), child);
     }
     crate::lower::lower(merged, displays, names_seen[0].clone(), sources)
+}
+
+/// What a found ruleset is, the same for every way of naming it: its file, or its embedded name.
+fn identity(found: &Found) -> String {
+    match &found.origin {
+        Origin::File(p) => {
+            let p = p.canonicalize().unwrap_or_else(|_| p.clone());
+            format!("file {}", p.display())
+        }
+        Origin::Embedded => format!("embedded {}", found.name),
+    }
 }
 
 /// Keys that describe one file and are not inherited: a game extending a library is a game.

@@ -192,6 +192,9 @@ pub(crate) fn lower(
             Err(errors) => {
                 for e in errors {
                     let loc = cx.spans.get(e.origin).copied().unwrap_or_default();
+                    let loc = get("board")
+                        .and_then(|b| board_error_loc(b, loc, &e.message))
+                        .unwrap_or(loc);
                     let d = Diagnostic::new(loc, e.message).maybe_hint(e.hint);
                     cx.diags.push(d);
                 }
@@ -252,27 +255,35 @@ pub(crate) fn lower(
     let mut choice_names: Vec<Vec<String>> = Vec::new();
     if let Some(rs) = get("rules") {
         for (k, v) in cx.map(rs, "rules").unwrap_or(&[]) {
-            let entries = cx.map(v, "a rule").unwrap_or(&[]);
+            // Not a mapping: reported here, and not again as a missing `do`/`when`.
+            let Some(entries) = cx.map(v, "a rule") else {
+                continue;
+            };
             cx.check_keys(
                 entries,
                 &["player", "when", "do", "notation", "source", "fallback"],
                 "a rule",
             );
             let player = field(entries, "player").and_then(|p| cx.player_ref(p, &names));
+            // This rule's `choose` variables are the ones its body adds to `choice_names`.
+            let first_choice = choice_names.len();
             let mut lw = Lowerer::new(&mut cx, &names, &mut choice_names);
             let when = field(entries, "when").and_then(|w| lw.expression(w, Some(Ty::Bool)));
             let body_node = field(entries, "do");
             let body = match body_node {
-                Some(b) => lw.program(b).unwrap_or_default(),
+                Some(b) => lw.program(b),
                 None => {
                     lw.cx.err(k.loc, format!("rule `{}` has no `do`", k.name));
-                    Vec::new()
+                    None
                 }
             };
+            let body_ok = body.is_some();
+            let body = body.unwrap_or_default();
             let locals = lw.max_slots;
             let notation = field(entries, "notation").and_then(|n| cx.string(n, "notation"));
-            if let (Some(n), Some(nn)) = (&notation, field(entries, "notation")) {
-                check_notation(&mut cx, nn, n, body_node, &choice_names);
+            if let (Some(n), Some(nn), true) = (&notation, field(entries, "notation"), body_ok) {
+                // Checked only against a body that lowered: a broken body has already been reported.
+                check_notation(&mut cx, nn, n, &choice_names[first_choice..]);
             }
             let source = field(entries, "source").and_then(|n| cx.string(n, "source"));
             let fallback = field(entries, "fallback")
@@ -308,7 +319,10 @@ pub(crate) fn lower(
     let mut ends = Vec::new();
     if let Some(es) = get("ends") {
         for (k, v) in cx.map(es, "ends").unwrap_or(&[]) {
-            let entries = cx.map(v, "an end condition").unwrap_or(&[]);
+            // Not a mapping: reported here, and not again as a missing `do`/`when`.
+            let Some(entries) = cx.map(v, "an end condition") else {
+                continue;
+            };
             cx.check_keys(entries, &["when", "winner", "source"], "an end condition");
             let mut lw = Lowerer::new(&mut cx, &names, &mut choice_names);
             let when = match field(entries, "when") {
@@ -604,32 +618,47 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     }
 }
 
-/// Checks that every `{name}` in a notation is a choice variable of the rule.
-fn check_notation(
-    cx: &mut Cx<'_>,
-    node: &Node,
-    template: &str,
-    body: Option<&Node>,
-    choice_names: &[Vec<String>],
-) {
-    let body_text = body.and_then(|b| b.as_str()).unwrap_or_default();
-    let mut rest = template;
-    while let Some(i) = rest.find('{') {
-        let Some(j) = rest[i..].find('}') else {
-            cx.err(node.loc, "`{` in a notation is not closed");
+/// Checks that every `{name}` in a notation is a choice variable of the rule (`rule_choices`: the names
+/// bound by the rule's own `choose` statements).
+fn check_notation(cx: &mut Cx<'_>, node: &Node, template: &str, rule_choices: &[Vec<String>]) {
+    let text = cx.sources.text(node.loc.file);
+    // The file location of `template[a..b]`.
+    let at = |a: usize, b: usize| Loc {
+        file: node.loc.file,
+        start: value_offset(text, node.loc, template, a),
+        end: value_offset(text, node.loc, template, b - 1) + 1,
+    };
+    let mut from = 0;
+    while let Some(i) = template[from..].find('{').map(|i| from + i) {
+        let Some(j) = template[i..].find('}').map(|j| i + j) else {
+            cx.err(at(i, i + 1), "`{` in a notation is not closed");
             return;
         };
-        let name = &rest[i + 1..i + j];
-        let known = choice_names.iter().flatten().any(|n| n == name) && body_text.contains(name);
-        if !known {
-            cx.err(
-                node.loc,
-                format!(
-                    "notation names `{{{name}}}`, which is not a `choose` variable of this rule"
-                ),
+        let name = &template[i + 1..j];
+        if !rule_choices.iter().flatten().any(|n| n == name) {
+            let mut known: Vec<&str> = rule_choices.iter().flatten().map(String::as_str).collect();
+            known.sort_unstable();
+            known.dedup();
+            let hint = closest(name, known.iter().copied())
+                .map(|c| format!("did you mean `{{{c}}}`?"))
+                .unwrap_or_else(|| {
+                    if known.is_empty() {
+                        "this rule has no `choose`; its notation can only be fixed text".into()
+                    } else {
+                        format!("the rule chooses `{}`", known.join("`, `"))
+                    }
+                });
+            cx.diags.push(
+                Diagnostic::new(
+                    at(i, j + 1),
+                    format!(
+                        "notation names `{{{name}}}`, which is not a `choose` variable of this rule"
+                    ),
+                )
+                .hint(hint),
             );
         }
-        rest = &rest[i + j + 1..];
+        from = j + 1;
     }
 }
 
@@ -770,8 +799,13 @@ impl Cx<'_> {
         match names.players.iter().position(|(p, _)| *p == s) {
             Some(i) => Some(i as u8),
             None => {
-                let hint = closest(&s, names.players.iter().map(|p| p.0.as_str()))
-                    .map(|c| format!("did you mean `{c}`?"));
+                let players: Vec<&str> = names.players.iter().map(|p| p.0.as_str()).collect();
+                let hint = closest(&s, players.iter().copied())
+                    .map(|c| format!("did you mean `{c}`?"))
+                    .or_else(|| {
+                        (!players.is_empty())
+                            .then(|| format!("the players are `{}`", players.join("`, `")))
+                    });
                 self.diags.push(
                     Diagnostic::new(node.loc, format!("unknown player `{s}`")).maybe_hint(hint),
                 );
@@ -779,6 +813,60 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// A board error is located at its spec item: an edge's end, or a whole line or track. When the message
+/// names the site at fault (an unknown site, two points not joined), point at that site's name instead.
+fn board_error_loc(board: &Node, item: Loc, message: &str) -> Option<Loc> {
+    let Value::Map(entries) = &board.value else {
+        return None;
+    };
+    // The sites written in the item, in order, with their locations.
+    let mut written: Vec<(&str, Loc)> = Vec::new();
+    if let Some(Value::Map(edges)) = field(entries, "edges").map(|n| &n.value) {
+        for (k, v) in edges {
+            let targets = match &v.value {
+                Value::Seq(items) => items.as_slice(),
+                _ => std::slice::from_ref(v),
+            };
+            if let Some(t) = targets.iter().find(|t| t.loc == item) {
+                written = vec![(k.name.as_str(), k.loc), (t.as_str()?, t.loc)];
+            }
+        }
+    }
+    for key in ["lines", "tracks"] {
+        if let Some(Value::Map(paths)) = field(entries, key).map(|n| &n.value) {
+            for (_, v) in paths.iter().filter(|(_, v)| v.loc == item) {
+                let points = match &v.value {
+                    Value::Map(e) => field(e, "points")?,
+                    _ => v,
+                };
+                if let Value::Seq(items) = &points.value {
+                    written = items
+                        .iter()
+                        .filter_map(|i| Some((i.as_str()?, i.loc)))
+                        .collect();
+                }
+            }
+        }
+    }
+    let named: Vec<&str> = message.split('`').skip(1).step_by(2).collect();
+    if message.contains("unknown site") {
+        let site = *named.last()?;
+        return written.iter().find(|(n, _)| *n == site).map(|(_, l)| *l);
+    }
+    if message.contains("not joined") {
+        let [.., a, b] = named.as_slice() else {
+            return None;
+        };
+        return written.windows(2).find_map(|w| {
+            (w[0].0 == *a && w[1].0 == *b).then(|| Loc {
+                end: w[1].1.end,
+                ..w[0].1
+            })
+        });
+    }
+    None
 }
 
 fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
@@ -992,7 +1080,17 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
         let r = cx.map(v, "a throw").unwrap_or(&[]);
         cx.check_keys(r, &["name", "value", "again", "probability"], "a throw");
         let probability = match (field(r, "probability"), shells) {
-            (Some(pn), _) => cx.float(pn, "probability").unwrap_or(0.0),
+            (Some(pn), _) => match cx.float(pn, "probability") {
+                Some(x) if (0.0..=1.0).contains(&x) => x,
+                Some(x) => {
+                    cx.err(
+                        pn.loc,
+                        format!("a probability is between 0 and 1, found {x}"),
+                    );
+                    x // kept, so the sum below does not report the same mistake again
+                }
+                None => 0.0,
+            },
             (None, Some(n)) => match k.name.parse::<u32>() {
                 Ok(up) if up <= n as u32 => binomial(n as u32, up, p),
                 _ => {
@@ -1026,9 +1124,15 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
     }
     let total: f64 = rows.iter().map(|r| r.probability).sum();
     if (total - 1.0).abs() > 1e-9 {
+        // At the `table:` key (a mapping's own location is its first row); the sum without float noise.
+        let at = e
+            .iter()
+            .find(|(k, _)| k.name == "table")
+            .map_or(table.loc, |(k, _)| k.loc);
+        let shown = (total * 1e9).round() / 1e9;
         cx.err(
-            table.loc,
-            format!("the throw probabilities add up to {total}, not 1"),
+            at,
+            format!("the throw probabilities add up to {shown}, not 1"),
         );
     }
     Some(rows)
@@ -1109,6 +1213,7 @@ const FUNCS: &[(&str, eng::Func, &[Ty], Ty)] = {
         ("route", F::Route, &[Ty::Player], Ty::Track),
         ("tagged", F::Tagged, &[Ty::Site, Ty::Tag], Ty::Bool),
         ("seen_before", F::SeenBefore, &[Ty::Site], Ty::Bool),
+        ("repetitions", F::Repetitions, &[], Ty::Int),
     ]
 };
 
@@ -1125,6 +1230,8 @@ const EFFECTS: &[(&str, eng::Effect, &[Ty])] = {
         ("win", E::Win, &[Ty::Player]),
         ("draw", E::Draw, &[]),
         ("set_mover", E::SetMover, &[Ty::Player]),
+        ("prefer", E::Prefer, &[Ty::Int]),
+        ("assert", E::Assert, &[Ty::Bool]),
     ]
 };
 
@@ -1819,7 +1926,24 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 all.extend(self.names.players.iter().map(|(p, _)| p.as_str()));
                 all.extend(self.names.pieces.iter().map(|p| p.0.as_str()));
                 all.extend(self.names.sites.iter().map(String::as_str));
-                let hint = closest(n, all.into_iter()).map(|c| format!("did you mean `{c}`?"));
+                let hint = closest(n, all.into_iter())
+                    .map(|c| format!("did you mean `{c}`?"))
+                    .or_else(|| {
+                        // Nothing close: list the names of the kind wanted, when they are few.
+                        let (kind, known): (&str, Vec<&str>) = match want {
+                            Some(Ty::Player) => (
+                                "players",
+                                self.names.players.iter().map(|p| p.0.as_str()).collect(),
+                            ),
+                            Some(Ty::Piece) => (
+                                "pieces",
+                                self.names.pieces.iter().map(|p| p.0.as_str()).collect(),
+                            ),
+                            _ => ("", Vec::new()),
+                        };
+                        (!known.is_empty() && known.len() <= 12)
+                            .then(|| format!("the {kind} are `{}`", known.join("`, `")))
+                    });
                 let what = want.map_or("name".to_string(), |w| {
                     format!("name (expected {})", w.name())
                 });
@@ -1827,14 +1951,31 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 Err(())
             }
             _ => {
-                self.err_hint(
-                    span,
-                    format!("`{n}` could be a player, a piece or a site here"),
-                    Some(
-                        "compare it with something of a known kind, or write a site as `@name`"
-                            .into(),
+                let kinds: Vec<&str> = candidates.iter().map(|(_, t)| t.name()).collect();
+                match want {
+                    // The kind wanted is known and the name is not of it: a type error, not ambiguity.
+                    Some(w) => {
+                        let hint = (w == Ty::Site && player.is_some())
+                            .then(|| format!("for the player's hand, write `hand({n})`"));
+                        self.err_hint(
+                            span,
+                            format!(
+                                "expected {}, found `{n}`, which names {}",
+                                w.name(),
+                                kinds.join(" and ")
+                            ),
+                            hint,
+                        );
+                    }
+                    None => self.err_hint(
+                        span,
+                        format!("`{n}` could be {} here", kinds.join(" or ")),
+                        Some(
+                            "compare it with something of a known kind, or write a site as `@name`"
+                                .into(),
+                        ),
                     ),
-                );
+                }
                 Err(())
             }
         }

@@ -104,7 +104,7 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
     budget.max_events = 200_000;
     budget.max_aliases = 1_000;
     budget.max_anchors = 1_000;
-    budget.max_recorded_anchor_events = 100_000;
+    budget.max_recorded_anchor_events = 10_000;
     budget.max_depth = MAX_DEPTH + 8;
     budget.max_nodes = 200_000;
     budget.max_total_scalar_bytes = 4 * MAX_FILE_BYTES;
@@ -126,20 +126,23 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
                 })
                 .unwrap_or((0, 0));
             let start = start.min(text.len());
+            let (message, hint) = clean_message(&e.to_string());
             Err(Diagnostic::new(
                 Loc {
                     file,
                     start,
                     end: (start + len).min(text.len()),
                 },
-                clean_message(&e.to_string()),
-            ))
+                message,
+            )
+            .maybe_hint(hint))
         }
     }
 }
 
 /// serde-saphyr's message includes its own excerpt; keep the first line, without the position it repeats.
-fn clean_message(msg: &str) -> String {
+/// A breached budget is printed by serde-saphyr as a Rust debug value; say in words which limit it was.
+fn clean_message(msg: &str) -> (String, Option<String>) {
     let first = msg.lines().next().unwrap_or(msg);
     let first = first.strip_prefix("error: ").unwrap_or(first);
     let first = match first.find(": ") {
@@ -150,7 +153,49 @@ fn clean_message(msg: &str) -> String {
         .split(", set DuplicateKeyPolicy")
         .next()
         .unwrap_or(first);
-    format!("YAML: {first}")
+    if let Some(breach) = first.strip_prefix("budget breached: ") {
+        let kind = breach.split([' ', '{']).next().unwrap_or(breach);
+        let (what, hint) = match kind {
+            "RecordedAnchorEvents" | "Aliases" | "Anchors" | "AliasAnchorRatio" => (
+                "anchors and aliases (`&name`, `*name`) expand to too much data",
+                "aliases that repeat aliases multiply the data (an \"alias bomb\"); \
+                 write the values out, or use `extends`",
+            ),
+            "Depth" => (
+                "nesting too deep",
+                "a ruleset nests a few levels; flatten the structure",
+            ),
+            _ => (
+                "the file holds too many values",
+                "rulesets are small: use board generators and `extends` rather than long lists",
+            ),
+        };
+        return (format!("YAML: {what}"), Some(hint.to_string()));
+    }
+    if first.starts_with("multiple YAML documents") {
+        return (
+            "YAML: a second document (after `---`); a ruleset is one document".into(),
+            Some("remove the `---` line, or put the second ruleset in its own file".into()),
+        );
+    }
+    if let Some(kind) = first
+        .strip_prefix("invalid type: ")
+        .and_then(|r| r.strip_suffix(", expected a plain key"))
+    {
+        return (
+            format!("YAML: a key must be plain text, found a {kind}"),
+            None,
+        );
+    }
+    // The parser notices an unclosed `{` or `[` only where the text stops making sense, often a line later.
+    let hint = if first.contains("flow mapping") {
+        Some("is a `{` before this point missing its `}`?".to_string())
+    } else if first.contains("flow sequence") {
+        Some("is a `[` before this point missing its `]`?".to_string())
+    } else {
+        None
+    };
+    (format!("YAML: {first}"), hint)
 }
 
 fn offset_of(text: &str, line: u64, col: u64) -> usize {
@@ -330,31 +375,96 @@ fn convert(r: Spanned<Raw>, file: FileId, text: &str) -> Node {
 }
 
 /// Where, in the file, the byte `index` of a string scalar's value stands. Walks the scalar's source text
-/// and the value together, so plain, quoted and block scalars all map (escapes excepted).
+/// and the value together, so plain, quoted and block scalars all map, escapes of double-quoted ones too.
 pub fn value_offset(text: &str, scalar: Loc, value: &str, index: usize) -> usize {
-    let src = &text[scalar.start.min(text.len())..];
-    let mut src_iter = src.char_indices().peekable();
-    for (vi, vc) in value.char_indices() {
-        if vi >= index {
-            break;
-        }
-        // Advance the source to the next occurrence of this character.
-        while let Some(&(_, sc)) = src_iter.peek() {
-            src_iter.next();
-            if sc == vc {
-                break;
+    let start = floor_boundary(text, scalar.start.min(text.len()));
+    // The scalar's own text when its length is known, so a search never runs into the next value.
+    let end = if scalar.end > start {
+        floor_boundary(text, scalar.end.min(text.len()))
+    } else {
+        text.len()
+    };
+    let src = &text[start..end];
+    // A block scalar's location starts at its first line of text: leading blank lines are before it.
+    let lead = if src.starts_with(['"', '\'', '\n']) {
+        0
+    } else {
+        value.len() - value.trim_start_matches('\n').len()
+    };
+    let value = &value[lead..];
+    let index = floor_boundary(value, index.saturating_sub(lead).min(value.len()));
+    // Where `c` next stands in the source from byte `pos`, looking a bounded distance ahead: what lies
+    // between two characters of the value is indentation, a line break, quotes or an escape, never much.
+    // A character not found (written as an escape) leaves the position where it is.
+    let next = |pos: usize, c: char| {
+        src[pos..]
+            .char_indices()
+            .take(256)
+            .find(|&(_, sc)| sc == c)
+            .map(|(o, _)| pos + o)
+    };
+    let double_quoted = src.starts_with('"');
+    let mut pos = 0;
+    for c in value[..index].chars() {
+        // In a double-quoted scalar, the character may be written as an escape (`\"`, `\n`, `\u00e9`).
+        if double_quoted && let Some((e, len)) = escape(&src[pos..]) {
+            if e == c {
+                pos += len;
+                continue;
             }
         }
-    }
-    // Skip source characters that are not in the value here (indentation, quotes).
-    let target = value[index.min(value.len())..].chars().next();
-    while let Some(&(si, sc)) = src_iter.peek() {
-        if Some(sc) == target || target.is_none() {
-            return scalar.start + si;
+        if let Some(at) = next(pos, c) {
+            pos = at + c.len_utf8();
         }
-        src_iter.next();
     }
-    scalar.start + src.len()
+    let at = match value[index..].chars().next() {
+        Some(c) if double_quoted && escape(&src[pos..]).is_some_and(|(e, _)| e == c) => pos,
+        Some(c) => next(pos, c).unwrap_or(pos),
+        None => pos,
+    };
+    start + at
+}
+
+/// The character a YAML double-quoted escape at the start of `s` stands for, and its length in bytes.
+fn escape(s: &str) -> Option<(char, usize)> {
+    let mut chars = s.chars();
+    if chars.next() != Some('\\') {
+        return None;
+    }
+    let k = chars.next()?;
+    let hex = |n: usize| {
+        let digits = s.get(2..2 + n)?;
+        let c = char::from_u32(u32::from_str_radix(digits, 16).ok()?)?;
+        Some((c, 2 + n))
+    };
+    let simple = match k {
+        'x' => return hex(2),
+        'u' => return hex(4),
+        'U' => return hex(8),
+        '0' => '\0',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        't' | '\t' => '\t',
+        'n' => '\n',
+        'v' => '\u{b}',
+        'f' => '\u{c}',
+        'r' => '\r',
+        'e' => '\u{1b}',
+        'N' => '\u{85}',
+        '_' => '\u{a0}',
+        'L' => '\u{2028}',
+        'P' => '\u{2029}',
+        ' ' | '"' | '/' | '\\' => k,
+        _ => return None,
+    };
+    Some((simple, 1 + k.len_utf8()))
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    while i > 0 && !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
 }
 
 #[cfg(test)]
@@ -377,6 +487,16 @@ mod tests {
         assert_eq!(&text[value_offset(text, block.loc, v, bar)..][..3], "bar");
         let q = m[1].1.as_str().unwrap();
         assert_eq!(&text[value_offset(text, m[1].1.loc, q, 2)..][..1], "y");
+        // Leading blank lines of a block scalar come before its location; an escaped character is not
+        // found in the source, and the search does not run on into the next value.
+        let text = "a: |\n\n  x\n  @bad\nb: >\n\n\n  p\n  q\nc: \"\\u00e9 z\"\nd: \"\\x20a\\tw\"\ne: \u{e9}\n";
+        let node = parse(text, 0).unwrap();
+        let Value::Map(m) = &node.value else { panic!() };
+        for ((_, n), word) in m.iter().zip(["@bad", "q", "z", "w"]) {
+            let v = n.as_str().unwrap();
+            let i = v.find(word).unwrap();
+            assert_eq!(&text[value_offset(text, n.loc, v, i)..][..word.len()], word);
+        }
     }
 
     #[test]
