@@ -1,0 +1,965 @@
+//! Pancha Keliya: a scenario test (or more) per rule of the brief `../shared/rules/pancha-keliya.md`
+//! (PK-0 .. PK-17, the questions PK-Q1 .. PK-Q20) and the variants in `rulesets/pancha-keliya/`.
+//!
+//! Positions are written as state files. Team A's route: WA (0), T0..T4 (1-5), T5 (6), S1..S4 (7-10),
+//! R0 (11), R1..R39 (12-50), R0 (51), C1..C5 (52-56), A1..A4 (57-60), GY (61); team B's runs T10..T6 and
+//! round the perimeter the other way (R39..R1), then C1..C5, B1..B4, GY.
+
+use keliya_tests::{Scenario, compile};
+use serde_json::{Value, json};
+
+const PK: &str = "pancha-keliya";
+const PARKER: &str = "pancha-keliya/parker-1909";
+
+/// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
+/// anywhere are not added: each test places all six.
+fn at(ruleset: &str, to_move: &str, throw: &str, sites: Value) -> Scenario {
+    Scenario::at(
+        ruleset,
+        json!({"to_move": to_move, "throw": throw, "sites": sites}),
+    )
+}
+
+/// A ruleset extending the canonical one with `params` (a YAML flow mapping), written to a temporary file.
+fn with_params(name: &str, params: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("keliya-pancha-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(
+        &path,
+        format!("keliya: 1\ntitle: {name}\nextends: pancha-keliya\nparams: {params}\n"),
+    )
+    .unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+fn probabilities(s: &Scenario) -> Vec<(String, i64, f64, bool)> {
+    let g = s.game();
+    let rows = g.throws.as_ref().unwrap();
+    g.chance_outcomes(&s.state)
+        .iter()
+        .map(|&(i, p)| {
+            let r = &rows[i as usize];
+            (r.name.clone(), r.value, p, r.again)
+        })
+        .collect()
+}
+
+fn binomial(n: u32, k: u32, p: f64) -> f64 {
+    let c = (0..k).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64);
+    c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
+}
+
+#[test]
+fn pk0_the_pancha_petha_board_is_canonical_and_parker_is_a_variant_of_it() {
+    let canonical = compile(PK);
+    assert_eq!(canonical.info.title, "Pancha Keliya");
+    let parker = compile(PARKER);
+    assert!(
+        parker
+            .info
+            .chain
+            .iter()
+            .any(|f| f.contains("pancha-keliya.yaml")),
+        "the Parker variant extends the canonical ruleset: {:?}",
+        parker.info.chain
+    );
+    let b = &parker.game().board;
+    assert!(
+        b.site("T0").is_none() && b.site("b0").is_some(),
+        "its own board"
+    );
+}
+
+#[test]
+fn pk1_six_shells_and_the_named_throw_table_with_exact_binomial_probabilities() {
+    let s = Scenario::new(PK);
+    let got = probabilities(&s);
+    let want = [
+        ("bokka", 12, 1.0, true),
+        ("onduwa", 1, 6.0, true),
+        ("two", 2, 15.0, false),
+        ("three", 3, 20.0, false),
+        ("four", 4, 15.0, false),
+        ("pancha", 5, 6.0, true),
+        ("puwak-malla", 6, 1.0, false),
+    ];
+    assert_eq!(got.len(), 7);
+    for ((name, value, p, again), (wn, wv, w64, wa)) in got.iter().zip(want) {
+        assert_eq!((name.as_str(), *value, *again), (wn, wv, wa));
+        assert_eq!(*p, w64 / 64.0, "P({name}) is exactly C(6, k) / 64");
+    }
+}
+
+#[test]
+fn pk1_biased_shells_are_a_one_line_delta_with_binomial_probabilities() {
+    let s = Scenario::new("pancha-keliya/biased-shells");
+    let got = probabilities(&s);
+    for (k, (name, _, p, _)) in got.iter().enumerate() {
+        let want = binomial(6, k as u32, 0.524);
+        assert!((p - want).abs() < 1e-12, "P({name}) = {p}, want {want}");
+    }
+    // cowries.md, section 4: the row for n = 6, p = 0.524.
+    let table = [0.0116, 0.0768, 0.2114, 0.3103, 0.2562, 0.1128, 0.0207];
+    for ((_, _, p, _), t) in got.iter().zip(table) {
+        assert!((p - t).abs() < 5e-5);
+    }
+    let text = std::fs::read_to_string(
+        keliya_tests::root().join("rulesets/pancha-keliya/biased-shells.yaml"),
+    )
+    .unwrap();
+    let data: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter(|l| {
+            !["keliya:", "title:", "extends:"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .collect();
+    assert_eq!(data, ["throws: {p: 0.524}"]);
+}
+
+#[test]
+fn pk2_the_route_bar_stem_perimeter_in_opposite_directions_common_squares_own_stretch() {
+    let c = compile(PK);
+    let b = &c.game().board;
+    let route = |name: &str| -> Vec<&str> {
+        b.track(name)
+            .unwrap()
+            .points
+            .iter()
+            .map(|&p| b.name(p))
+            .collect()
+    };
+    let a = route("route_a");
+    let bb = route("route_b");
+    assert_eq!(a.len(), 62, "waiting place, 60 squares and the throne");
+    assert_eq!(
+        &a[1..7],
+        ["T0", "T1", "T2", "T3", "T4", "T5"],
+        "A enters at one end of the bar"
+    );
+    assert_eq!(
+        &bb[1..7],
+        ["T10", "T9", "T8", "T7", "T6", "T5"],
+        "B at the other"
+    );
+    assert_eq!(a[7..12], bb[7..12], "the common stem up to R0");
+    assert_eq!(
+        (a[12], bb[12]),
+        ("R1", "R39"),
+        "the perimeter in opposite directions"
+    );
+    assert_eq!((a[50], bb[50]), ("R39", "R1"));
+    assert_eq!(
+        a[51..57],
+        bb[51..57],
+        "R0 again, then five common squares to the centre"
+    );
+    assert_eq!(&a[52..57], ["C1", "C2", "C3", "C4", "C5"]);
+    assert_eq!(
+        &a[57..61],
+        ["A1", "A2", "A3", "A4"],
+        "each team's own last stretch"
+    );
+    assert_eq!(&bb[57..61], ["B1", "B2", "B3", "B4"]);
+    assert_eq!((a[61], bb[61]), ("GY", "GY"));
+
+    // Played: a pawn of each team on R0 (position 11) moves three, each its own way round.
+    let mut s = at(
+        PK,
+        "a",
+        "three",
+        json!({"R0": {"a_pawn": 1, "b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    assert_eq!(s.moves(), ["R0-R3"]);
+    s.play("R0-R3");
+    assert_eq!(s.to_move(), "b");
+    s.throw("three");
+    assert_eq!(s.moves(), ["R0-R37"]);
+}
+
+#[test]
+fn pk2_the_route_passes_r0_twice_and_a_lapped_pawn_goes_on_to_the_centre() {
+    // R0 is route position 11 and again 51: a pawn standing there after its lap is an `a_lapped`.
+    let mut s = at(
+        PK,
+        "a",
+        "onduwa",
+        json!({"R0": {"a_pawn": 1}, "R39": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["R0-R1", "R39-R0"]);
+    s.play("R39-R0");
+    assert_eq!((s.count("R0", "a_pawn"), s.count("R0", "a_lapped")), (1, 1));
+    s.throw("three");
+    assert_eq!(
+        s.moves(),
+        ["R0-C3", "R0-R3"],
+        "the lapped pawn turns in to the centre"
+    );
+    s.play("R0-C3");
+    assert_eq!((s.count("C3", "a_pawn"), s.count("R0", "a_lapped")), (1, 0));
+    // In a pancha, a part names 1 (the lapped pawn) or 0 (another pawn) when both stand on R0.
+    let s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R0": {"a_pawn": 1, "a_lapped": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert!(s.can("pancha 0 5 1 R0") && s.can("pancha 0 5 0 R0") && s.can("pancha 0 2 1 R0 3 R0"));
+    let mut s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R0": {"a_pawn": 1, "a_lapped": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("pancha 0 2 1 R0 3 R0");
+    assert_eq!((s.count("C2", "a_pawn"), s.count("R3", "a_pawn")), (1, 1));
+}
+
+#[test]
+fn pk3_a_safe_square_every_five_squares() {
+    let c = compile(PK);
+    let b = &c.game().board;
+    let safe: Vec<&str> = b
+        .playing_sites()
+        .filter(|&s| b.has_tag(s, "safe"))
+        .map(|s| b.name(s))
+        .collect();
+    assert_eq!(
+        safe,
+        [
+            "T5", "R0", "R5", "R10", "R15", "R20", "R25", "R30", "R35", "C5"
+        ]
+    );
+    for track in ["route_a", "route_b"] {
+        let points = &b.track(track).unwrap().points;
+        let positions: Vec<usize> = (1..61).filter(|&i| b.has_tag(points[i], "safe")).collect();
+        assert_eq!(
+            positions,
+            [6, 11, 16, 21, 26, 31, 36, 41, 46, 51, 56],
+            "{track}"
+        );
+    }
+}
+
+#[test]
+fn pk4_onduwa_pancha_and_bokka_throw_again_other_throws_do_not() {
+    let sites = json!({"R10": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    for (throw, mv, again) in [
+        ("bokka", "R10-R22", true),
+        ("onduwa", "R10-R11", true),
+        ("pancha", "pancha 0 5 R10", true),
+        ("two", "R10-R12", false),
+        ("three", "R10-R13", false),
+        ("four", "R10-R14", false),
+    ] {
+        let mut s = at(PK, "a", throw, sites.clone());
+        s.play(mv);
+        let next = if again { "a" } else { "b" };
+        assert_eq!(s.to_move(), next, "after {throw}");
+        assert!(s.state.chance_due, "a throw is due after {throw}");
+    }
+}
+
+#[test]
+fn pk5_pawns_start_off_the_board() {
+    let s = Scenario::new(PK);
+    assert_eq!(s.count("HA", "a_pawn"), 3);
+    assert_eq!(s.count("HB", "b_pawn"), 3);
+    let g = s.game();
+    let on_board: u32 = g
+        .board
+        .playing_sites()
+        .map(|p| s.state.site_total(g, p))
+        .sum();
+    assert_eq!(on_board, 0);
+    assert_eq!(s.to_move(), "a", "PK-Q16: team A starts");
+}
+
+#[test]
+fn pk6_activation_needs_onduwa_or_pancha_and_costs_one_point() {
+    let start = json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}});
+    // Onduwa: one pawn is activated and waits; it does not move with this throw.
+    let mut s = at(PK, "a", "onduwa", start.clone());
+    assert_eq!(s.moves(), ["activate"]);
+    s.play("activate");
+    assert_eq!((s.count("HA", "a_pawn"), s.count("WA", "a_pawn")), (2, 1));
+    assert_eq!(s.to_move(), "a");
+    assert!(
+        s.state.chance_due,
+        "the activated pawn waits for the next throw"
+    );
+    // Other throws cannot activate: with every pawn off the board the throw is lost.
+    for throw in ["two", "three", "four", "bokka", "puwak-malla"] {
+        let s = at(PK, "a", throw, start.clone());
+        assert_eq!(s.moves(), ["pass"], "{throw}");
+    }
+}
+
+#[test]
+fn pk6_each_split_of_a_pancha_one_two_or_three_activations() {
+    let mut s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    // One activation and 4 points; two and 3 points (to one pawn, or 2 + 1); three and 2 points (1 + 1
+    // would put two pawns of the team on T0, a plain square).
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 1 4 WA",
+            "pancha 2 2 WA 1 WA",
+            "pancha 2 3 WA",
+            "pancha 3 2 WA"
+        ]
+    );
+    s.play("pancha 1 4 WA");
+    assert_eq!((s.count("T3", "a_pawn"), s.count("HA", "a_pawn")), (1, 2));
+    let mut s2 = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    s2.play("pancha 2 2 WA 1 WA");
+    assert_eq!((s2.count("T1", "a_pawn"), s2.count("T0", "a_pawn")), (1, 1));
+    assert_eq!(s2.count("HA", "a_pawn"), 1);
+    let mut s3 = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    s3.play("pancha 3 2 WA");
+    assert_eq!((s3.count("T1", "a_pawn"), s3.count("WA", "a_pawn")), (1, 2));
+    assert_eq!(s3.to_move(), "a", "PK-4: a pancha throws again");
+}
+
+#[test]
+fn pk7_activated_pawns_wait_beside_the_start_square() {
+    let c = compile(PK);
+    let b = &c.game().board;
+    let (wa, t0) = (
+        b.at[b.site("WA").unwrap() as usize],
+        b.at[b.site("T0").unwrap() as usize],
+    );
+    assert!(
+        wa.1 == t0.1 && (wa.0 - t0.0).abs() < 1.5,
+        "WA is drawn beside T0"
+    );
+    assert_eq!(
+        b.track("route_a").unwrap().points[0],
+        b.site("WA").unwrap(),
+        "route position 0"
+    );
+    let mut s = at(
+        PK,
+        "b",
+        "onduwa",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("activate");
+    assert_eq!(s.count("WB", "b_pawn"), 1, "team B's pawn waits beside T10");
+}
+
+#[test]
+fn pk8_an_activated_pawn_may_delay_its_entry() {
+    let s = at(
+        PK,
+        "a",
+        "three",
+        json!({"WA": {"a_pawn": 1}, "R7": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(
+        s.moves(),
+        ["R7-R10", "WA-T2"],
+        "enter now, or move another pawn"
+    );
+}
+
+#[test]
+fn pk9_only_a_pancha_is_shared_among_pawns() {
+    let sites = json!({"R7": {"a_pawn": 1}, "R20": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "four", sites.clone());
+    assert_eq!(
+        s.moves(),
+        ["R20-R24", "R7-R11"],
+        "a four goes to one pawn, whole"
+    );
+    let s = at(PK, "a", "pancha", sites);
+    let moves = s.moves();
+    assert!(
+        moves.contains(&"pancha 0 2 R20 3 R7".to_string()),
+        "{moves:?}"
+    );
+    assert!(
+        moves.contains(&"pancha 1 1 R20 3 R7".to_string()),
+        "{moves:?}"
+    );
+    assert!(moves.contains(&"pancha 0 5 R7".to_string()), "{moves:?}");
+}
+
+#[test]
+fn pk10_puwak_malla_moves_nothing_and_the_turn_passes() {
+    let mut s = at(
+        PK,
+        "a",
+        "puwak-malla",
+        json!({"R7": {"a_pawn": 1}, "WA": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    assert_eq!(s.to_move(), "b");
+    assert_eq!(s.count("R7", "a_pawn"), 1);
+}
+
+#[test]
+fn pk11_safe_squares_are_shared_by_both_teams_and_never_attacked() {
+    // A four takes B's pawn to R5 where A's pawn stands: both stay.
+    let mut s = at(
+        PK,
+        "b",
+        "four",
+        json!({"R5": {"a_pawn": 1}, "R9": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    assert_eq!(s.moves(), ["R9-R5"]);
+    s.play("R9-R5");
+    assert_eq!((s.count("R5", "a_pawn"), s.count("R5", "b_pawn")), (1, 1));
+    // Not even a pancha attacks there.
+    let mut s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R0": {"a_pawn": 1}, "R5": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    s.play("pancha 0 5 R0");
+    assert_eq!((s.count("R5", "a_pawn"), s.count("R5", "b_pawn")), (1, 1));
+    // Pawns of one team share a safe square too (PK-Q13: no limit).
+    let mut s = at(
+        PK,
+        "a",
+        "two",
+        json!({"T5": {"a_pawn": 2}, "T3": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("T3-T5");
+    assert_eq!(s.count("T5", "a_pawn"), 3);
+}
+
+#[test]
+fn pk12_a_pancha_captures_and_the_captured_pawn_must_be_activated_again() {
+    let mut s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R3": {"a_pawn": 1}, "R8": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    assert!(s.can("pancha 0 5 R3"));
+    s.play("pancha 0 5 R3");
+    assert_eq!(s.count("R8", "a_pawn"), 1);
+    assert_eq!(s.count("R8", "b_pawn"), 0);
+    assert_eq!(
+        s.count("HB", "b_pawn"),
+        3,
+        "out of play: back off the board"
+    );
+    assert_eq!(s.state.captures, 1);
+    // B needs an onduwa or a pancha to bring it back: a three is lost, an onduwa activates it.
+    let s = at(
+        PK,
+        "b",
+        "three",
+        json!({"R8": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+    let s = at(
+        PK,
+        "b",
+        "onduwa",
+        json!({"R8": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["activate"]);
+}
+
+#[test]
+fn pk13_only_a_pancha_captures_other_throws_may_not_land_on_an_opponent() {
+    let sites = json!({"R3": {"a_pawn": 1}, "R7": {"b_pawn": 1}, "R20": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 2}});
+    let s = at(PK, "a", "four", sites.clone());
+    assert_eq!(
+        s.moves(),
+        ["R20-R24"],
+        "R3-R7 would land on B's pawn (PK-Q8: not a move)"
+    );
+    let s = at(PK, "a", "pancha", sites);
+    assert!(
+        s.can("pancha 0 1 R20 4 R3"),
+        "a pancha part may end there, capturing"
+    );
+}
+
+#[test]
+fn pk14_no_two_pawns_of_a_team_on_a_plain_square_but_on_a_safe_one() {
+    let s = at(
+        PK,
+        "a",
+        "two",
+        json!({"T1": {"a_pawn": 1}, "T3": {"a_pawn": 1}, "S2": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(
+        s.moves(),
+        ["S2-S4", "T3-T5"],
+        "T1-T3 is blocked by A's own pawn; T5 is safe"
+    );
+    let s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"T1": {"a_pawn": 1}, "T3": {"a_pawn": 1}, "R30": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert!(
+        !s.can("pancha 0 2 T1 3 R30"),
+        "a part may not end on the team's own pawn"
+    );
+    assert!(
+        s.can("pancha 0 2 R30 1 T3 2 T1"),
+        "parts are taken front pawn first, so T1 may take the square T3 has left"
+    );
+}
+
+#[test]
+fn pk15_the_throne_is_reached_only_by_the_exact_count() {
+    let sites = json!({"A2": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "R22": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    // A2 is position 58: the throne (61) needs exactly 3 (remaining squares A3, A4, plus one).
+    let mut s = at(PK, "a", "three", sites.clone());
+    assert_eq!(s.moves(), ["A2-GY", "R22-R25"]);
+    s.play("A2-GY");
+    assert_eq!(s.count("GY", "a_pawn"), 2);
+    let s = at(PK, "a", "four", sites.clone());
+    assert_eq!(
+        s.moves(),
+        ["R22-R26"],
+        "too many points: the pawn stays where it is"
+    );
+    // From the centre C5 (56) exactly 5.
+    let mut s = at(
+        PK,
+        "b",
+        "pancha",
+        json!({"C5": {"b_pawn": 1}, "HB": {"b_pawn": 2}, "HA": {"a_pawn": 3}}),
+    );
+    s.play("pancha 0 5 C5");
+    assert_eq!(s.count("GY", "b_pawn"), 1);
+}
+
+#[test]
+fn pk16_a_throw_that_cannot_be_used_is_lost_with_its_extra_throw() {
+    let sites = json!({"A4": {"a_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    for throw in ["bokka", "two", "three", "four"] {
+        let mut s = at(PK, "a", throw, sites.clone());
+        assert_eq!(s.moves(), ["pass"], "{throw}");
+        s.play("pass");
+        assert_eq!(
+            s.to_move(),
+            "b",
+            "PK-Q7: the turn ends even after a {throw}"
+        );
+    }
+}
+
+#[test]
+fn pk17_the_first_team_to_crown_its_three_pawns_wins() {
+    let mut s = at(
+        PK,
+        "a",
+        "onduwa",
+        json!({"A4": {"a_pawn": 1}, "GY": {"a_pawn": 2, "b_pawn": 2}, "B4": {"b_pawn": 1}}),
+    );
+    assert_eq!(s.winner(), "none");
+    s.play("A4-GY");
+    assert_eq!(s.winner(), "a");
+    assert_eq!(s.ended_by(), "team-a-crowned");
+}
+
+#[test]
+fn pkq2_a_waiting_pawn_enters_with_any_throw_by_default() {
+    let sites = json!({"WA": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "three", sites.clone());
+    assert_eq!(s.moves(), ["WA-T2"]);
+    let alt = with_params("enter-on-1-or-5", "{enter_any_throw: false}");
+    let s = at(&alt, "a", "three", sites.clone());
+    assert_eq!(
+        s.moves(),
+        ["pass"],
+        "alternative: only an onduwa or a pancha brings it on"
+    );
+    let s = at(&alt, "a", "onduwa", sites);
+    assert_eq!(s.moves(), ["WA-T0", "activate"]);
+}
+
+#[test]
+fn pkq3_an_onduwa_may_move_a_pawn_instead_of_activating_one() {
+    let sites = json!({"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "onduwa", sites.clone());
+    assert_eq!(s.moves(), ["R7-R8", "activate"]);
+    let alt = with_params("onduwa-must-activate", "{onduwa_must_activate: true}");
+    let s = at(&alt, "a", "onduwa", sites);
+    assert_eq!(s.moves(), ["activate"]);
+}
+
+#[test]
+fn pkq4_a_pancha_is_shared_among_different_pawns_one_part_each() {
+    let sites = json!({"R7": {"a_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert_eq!(
+        s.moves(),
+        ["pancha 0 5 R7"],
+        "one pawn: it takes the whole pancha"
+    );
+    let alt = with_params("same-pawn-twice", "{pancha_distinct: false}");
+    let s = at(&alt, "a", "pancha", sites);
+    assert!(
+        s.can("pancha 0 2 R7 3 R9"),
+        "alternative: one pawn may take two parts"
+    );
+    let mut s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R7": {"a_pawn": 1}, "R9": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("pancha 0 3 R9 2 R7");
+    assert_eq!((s.count("R12", "a_pawn"), s.count("R9", "a_pawn")), (1, 1));
+    assert_eq!(s.count("R7", "a_pawn"), 0);
+}
+
+#[test]
+fn pkq5_a_pancha_uses_as_many_points_as_can_be_used() {
+    let sites =
+        json!({"A2": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "A4": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    // A2 can take 1, 2 or 3 (the throne), A4 only 1: at most 4 of the 5 points can be used.
+    let mut s = at(PK, "a", "pancha", sites.clone());
+    assert_eq!(s.moves(), ["pancha 0 1 A4 3 A2 0"]);
+    s.play("pancha 0 1 A4 3 A2 0");
+    assert_eq!(s.winner(), "a");
+    let alt = with_params("free-stop", "{pancha_max_use: false}");
+    let s = at(&alt, "a", "pancha", sites);
+    assert!(
+        s.can("pancha 0 1 A4 0") && s.can("pancha 0 1 A2 0"),
+        "{:?}",
+        s.moves()
+    );
+    assert!(
+        !s.can("pancha 0 2 A2 0"),
+        "A4 is still occupied when A2 moves alone"
+    );
+}
+
+#[test]
+fn pkq6_each_throw_is_resolved_before_the_next_is_thrown() {
+    let mut s = at(
+        PK,
+        "a",
+        "onduwa",
+        json!({"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("R7-R8");
+    assert!(s.state.chance_due && s.state.throw.is_none());
+    assert!(s.moves().is_empty(), "nothing moves until the next throw");
+}
+
+#[test]
+fn pkq7_a_partly_used_pancha_keeps_its_extra_throw_an_unused_one_loses_it() {
+    // Unused throws: pk16. A partly used pancha is still a move, so the team throws again (shown with the
+    // free-stop alternative, where a part may end the throw early).
+    let alt = with_params("free-stop-q7", "{pancha_max_use: false}");
+    let mut s = at(
+        &alt,
+        "a",
+        "pancha",
+        json!({"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("pancha 0 2 R7 0");
+    assert_eq!(s.count("R9", "a_pawn"), 1);
+    assert_eq!(s.to_move(), "a");
+}
+
+#[test]
+fn pkq9_one_pancha_may_capture_several_pawns() {
+    // R11 + 3 = R14 and R1 + 2 = R3, two plain squares with B's pawns.
+    let sites = json!({"R1": {"a_pawn": 1}, "R3": {"b_pawn": 1}, "R11": {"a_pawn": 1}, "R14": {"b_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 1}});
+    let mut s = at(PK, "a", "pancha", sites.clone());
+    s.play("pancha 0 3 R11 2 R1");
+    assert_eq!(s.count("HB", "b_pawn"), 3, "two captures by one pancha");
+    assert_eq!(s.state.captures, 2);
+    let alt = with_params("one-capture", "{max_captures: 1}");
+    let s = at(&alt, "a", "pancha", sites);
+    assert!(
+        !s.can("pancha 0 3 R11 2 R1"),
+        "alternative: at most one capture per throw"
+    );
+    assert!(
+        s.can("pancha 1 3 R11 1 R1"),
+        "one capture, then a part that captures nothing"
+    );
+}
+
+#[test]
+fn pkq10_a_capture_gives_no_extra_throw() {
+    // Only a pancha captures in the canonical game, and a pancha throws again anyway; in Parker's variant
+    // any throw captures, and a capturing 2 passes the turn.
+    let mut s = at(
+        PARKER,
+        "a",
+        "two",
+        json!({"t2": {"a_pawn": 1}, "t4": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    s.play("t2-t4");
+    assert_eq!(s.count("HB", "b_pawn"), 3);
+    assert_eq!(s.to_move(), "b");
+    let alt_dir = std::env::temp_dir().join(format!("keliya-pancha-{}", std::process::id()));
+    std::fs::create_dir_all(&alt_dir).unwrap();
+    let alt = alt_dir.join("parker-capture-again.yaml");
+    std::fs::write(&alt, "keliya: 1\ntitle: q10\nextends: pancha-keliya/parker-1909\nparams: {capture_again: true}\n").unwrap();
+    let mut s = at(
+        alt.to_str().unwrap(),
+        "a",
+        "two",
+        json!({"t2": {"a_pawn": 1}, "t4": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    s.play("t2-t4");
+    assert_eq!(s.to_move(), "a", "alternative: a capture throws again");
+}
+
+#[test]
+fn pkq11_capturing_is_not_compulsory() {
+    let s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R3": {"a_pawn": 1}, "R8": {"b_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    assert!(s.can("pancha 0 5 R3"), "capture");
+    let s = at(
+        PK,
+        "a",
+        "pancha",
+        json!({"R3": {"a_pawn": 1}, "R7": {"b_pawn": 1}, "R22": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 2}}),
+    );
+    assert!(s.can("pancha 0 5 R22") && s.can("pancha 0 1 R22 4 R3"));
+}
+
+#[test]
+fn pkq12_pawns_pass_over_occupied_squares() {
+    let s = at(
+        PK,
+        "a",
+        "four",
+        json!({"R1": {"a_pawn": 1}, "R2": {"b_pawn": 1}, "R3": {"a_pawn": 1}, "R4": {"b_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 1}}),
+    );
+    assert!(s.can("R1-R5"));
+}
+
+#[test]
+fn pkq14_an_overshoot_is_no_move_for_that_pawn_but_the_throw_may_serve_another() {
+    let s = at(
+        PK,
+        "a",
+        "bokka",
+        json!({"C3": {"a_pawn": 1}, "R3": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["R3-R15"]);
+}
+
+#[test]
+fn pkq15_teams_of_partners_alternate_seats_and_move_any_pawn_of_their_team() {
+    let s = Scenario::new("pancha-keliya/four-players");
+    let g = s.game();
+    let order: Vec<&str> = g
+        .turn_order
+        .iter()
+        .map(|&p| g.players[p as usize].name.as_str())
+        .collect();
+    assert_eq!(order, ["a", "b", "a2", "b2"]);
+    let mut s = Scenario::at(
+        "pancha-keliya/four-players",
+        json!({"to_move": "b", "throw": "two", "sites": {"R7": {"a_pawn": 1}, "R30": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}}),
+    );
+    s.play("R30-R28");
+    assert_eq!(s.to_move(), "a2");
+    s.throw("two");
+    assert_eq!(s.moves(), ["R7-R9"], "A2 moves team A's pawns");
+    s.play("R7-R9");
+    assert_eq!(s.to_move(), "b2");
+    s.throw("onduwa");
+    s.play("activate");
+    assert_eq!(s.count("WB", "b_pawn"), 1, "B2 activates team B's pawns");
+    for (name, seats) in [
+        ("pancha-keliya/six-players", 6),
+        ("pancha-keliya/eight-players", 8),
+    ] {
+        let c = compile(name);
+        assert_eq!(c.game().turn_order.len(), seats);
+        let names: Vec<&str> = c
+            .game()
+            .turn_order
+            .iter()
+            .map(|&p| c.game().players[p as usize].name.as_str())
+            .collect();
+        assert!(
+            names.iter().step_by(2).all(|n| n.starts_with('a'))
+                && names.iter().skip(1).step_by(2).all(|n| n.starts_with('b')),
+            "{names:?}"
+        );
+    }
+}
+
+#[test]
+fn pkq18_the_start_squares_are_not_safe() {
+    let c = compile(PK);
+    let b = &c.game().board;
+    assert!(
+        !b.has_tag(b.site("T0").unwrap(), "safe") && !b.has_tag(b.site("T10").unwrap(), "safe")
+    );
+}
+
+#[test]
+fn pkq20_no_limit_on_throws_again_in_one_turn() {
+    let mut s = at(
+        PK,
+        "a",
+        "bokka",
+        json!({"R1": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    // Six throws in a row for team A: bokka, bokka, bokka, onduwa, pancha, bokka.
+    for (mv, throw) in [
+        ("R1-R13", "bokka"),
+        ("R13-R25", "bokka"),
+        ("R25-R37", "onduwa"),
+        ("R37-R38", "pancha"),
+        ("pancha 0 5 R38", "bokka"),
+    ] {
+        s.play(mv);
+        assert_eq!(s.to_move(), "a");
+        s.throw(throw);
+    }
+    assert_eq!(s.count("C3", "a_pawn"), 1);
+    assert_eq!(
+        s.moves(),
+        ["pass"],
+        "C3 + 12 is past the throne, and a bokka activates nothing"
+    );
+}
+
+#[test]
+fn variant_swapped_extremes_bokka_is_six_up() {
+    let s = Scenario::new("pancha-keliya/swapped-extremes");
+    let got = probabilities(&s);
+    assert_eq!(
+        (got[0].0.as_str(), got[0].1, got[0].3),
+        ("puwak-malla", 6, false)
+    );
+    assert_eq!((got[6].0.as_str(), got[6].1, got[6].3), ("bokka", 12, true));
+    assert_eq!(got[0].2, 1.0 / 64.0);
+}
+
+#[test]
+fn variant_captured_pawn_returns_to_its_start_already_activated() {
+    let mut s = at(
+        "pancha-keliya/captured-to-start",
+        "a",
+        "pancha",
+        json!({"R3": {"a_pawn": 1}, "R8": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}}),
+    );
+    s.play("pancha 0 5 R3");
+    assert_eq!((s.count("WB", "b_pawn"), s.count("HB", "b_pawn")), (1, 2));
+}
+
+#[test]
+fn variant_parker_board_thirty_rooms_houses_every_fifth_exact_bear_off() {
+    let c = compile(PARKER);
+    let b = &c.game().board;
+    let a: Vec<&str> = b
+        .track("route_a")
+        .unwrap()
+        .points
+        .iter()
+        .map(|&p| b.name(p))
+        .collect();
+    assert_eq!(a.len(), 32, "position 0, thirty rooms, borne off at 31");
+    assert_eq!(a[30], "t25");
+    let houses: Vec<usize> = (1..31)
+        .filter(|&i| b.has_tag(b.track("route_a").unwrap().points[i], "safe"))
+        .collect();
+    assert_eq!(houses, [5, 10, 15, 20, 25]);
+    // Entry: 1, 5 or 6 puts a counter on the first room and throws again; the throw is spent.
+    let mut s = at(
+        PARKER,
+        "a",
+        "five",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["enter b0"]);
+    s.play("enter b0");
+    assert_eq!((s.count("b0", "a_pawn"), s.to_move()), (1, "a"));
+    s.throw("three");
+    assert_eq!(
+        s.moves(),
+        ["b0-b3"],
+        "a 3 cannot enter; the counter moves whole"
+    );
+    // None up moves nothing.
+    let s = at(
+        PARKER,
+        "a",
+        "none-up",
+        json!({"b0": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+    // Bearing off from t23 (position 28) needs exactly 3.
+    let s = at(
+        PARKER,
+        "a",
+        "four",
+        json!({"t23": {"a_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+    let mut s = at(
+        PARKER,
+        "a",
+        "three",
+        json!({"t23": {"a_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("t23-GY");
+    assert_eq!(s.winner(), "a");
+}
+
+#[test]
+fn pkq17_the_proposed_board_an_11_by_11_perimeter_of_40_squares_joined_square_to_square() {
+    let c = compile(PK);
+    let b = &c.game().board;
+    let ring: Vec<(f64, f64)> = (0..40)
+        .map(|k| b.at[b.site(&format!("R{k}")).unwrap() as usize])
+        .collect();
+    let (xs, ys): (Vec<f64>, Vec<f64>) = ring.iter().cloned().unzip();
+    let span = |v: &[f64]| {
+        v.iter().cloned().fold(f64::MIN, f64::max) - v.iter().cloned().fold(f64::MAX, f64::min)
+    };
+    assert_eq!((span(&xs), span(&ys)), (10.0, 10.0), "11 squares a side");
+    // Consecutive route squares are orthogonal neighbours (the throne and the waiting place apart).
+    for track in ["route_a", "route_b"] {
+        let pts = &b.track(track).unwrap().points;
+        for w in pts[1..61].windows(2) {
+            let (p, q) = (b.at[w[0] as usize], b.at[w[1] as usize]);
+            assert_eq!(
+                (p.0 - q.0).abs() + (p.1 - q.1).abs(),
+                1.0,
+                "{track}: {} {}",
+                b.name(w[0]),
+                b.name(w[1])
+            );
+        }
+    }
+}
