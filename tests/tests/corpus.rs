@@ -7,7 +7,7 @@ use keliya_tests::{catalog, compile};
 const GAMES_PER_RULESET: u64 = 200;
 /// Long games (multi-round sowing matches run to thousands of moves) stop starting new games once a ruleset
 /// has used this many moves; every game begun is played to its end.
-const PLIES_PER_RULESET: u64 = 60_000;
+const PLIES_PER_RULESET: u64 = 30_000;
 
 #[test]
 fn every_bundled_ruleset_validates() {

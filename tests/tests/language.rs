@@ -258,3 +258,62 @@ fn prefer_keeps_only_the_moves_of_highest_preference() {
         "t3 cannot go three squares: t1+ (3) beats t3> (1)"
     );
 }
+
+const SHUFFLE: &str = r#"
+title: A tiny shuffle
+family: test
+players: {a: {}, b: {}}
+pieces: {pawn: {}}
+board:
+  generate: [{track: {prefix: t, squares: 2}}]
+setup: {t1: {pawn: 1}}
+rules:
+  step:
+    when: repetitions() < 3
+    do: |
+      choose from in sites_with(pawn) {
+        choose to in neighbours(from) {
+          move(pawn, from, to)
+          assert(total(pawn) == 1)
+        }
+      }
+    notation: "{from}-{to}"
+  stop:
+    fallback: true
+    do: |
+      draw()
+caps: {repetition: 10}
+"#;
+
+#[test]
+fn repetitions_counts_a_position_in_the_history_kept_for_the_repetition_cap() {
+    let path = ruleset("shuffle", SHUFFLE);
+    let mut s = Scenario::new(&path);
+    for mv in ["t1-t2", "t2-t1", "t1-t2", "t2-t1"] {
+        s.play(mv);
+    }
+    assert_eq!(s.moves(), ["stop"], "the first position, a third time");
+    s.play("stop");
+    assert_eq!(s.winner(), "draw");
+    // Without `caps: repetition` no history is kept and repetitions() is 0.
+    let path = ruleset("shuffle2", &SHUFFLE.replace("caps: {repetition: 10}", ""));
+    let mut s = Scenario::new(&path);
+    for mv in ["t1-t2", "t2-t1", "t1-t2", "t2-t1"] {
+        s.play(mv);
+    }
+    assert_eq!(s.moves(), ["t1-t2"]);
+}
+
+#[test]
+fn assert_makes_a_move_that_breaks_its_condition_an_error() {
+    let path = ruleset(
+        "shuffle3",
+        &SHUFFLE.replace("total(pawn) == 1", "total(pawn) == 2"),
+    );
+    let s = Scenario::new(&path);
+    let err = s
+        .game()
+        .legal_moves(&s.state)
+        .expect_err("the assert fails");
+    assert!(err.message.contains("assert"), "{err}");
+}

@@ -6,4 +6,7 @@ mod corpus;
 mod demala;
 mod docs;
 mod hat;
+mod kerala;
 mod language;
+mod pancha;
+mod raja_pasu;

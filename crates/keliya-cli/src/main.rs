@@ -24,6 +24,7 @@ macro_rules! out {
 
 mod bench;
 mod diagnostics;
+mod diff;
 mod play;
 mod render;
 mod replay;
@@ -102,7 +103,7 @@ enum Command {
         /// The move in notation, as `keliya moves` prints it (e.g. `A-L1`, `M1xM3`), or a throw's name.
         #[arg(long = "move")]
         mv: String,
-        /// Print the whole state as JSON (the default prints it as JSON too, plus a summary on stderr).
+        /// Accepted for symmetry with `moves`: the next state is always printed as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -111,6 +112,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Check every move of a record file and print a game, or the position at a ply.
     Replay(replay::ReplayArgs),
+    /// What changed between two rulesets, section by section; with --simulate, what it does to play.
+    Diff(diff::DiffArgs),
     /// Play a game in the terminal: hot-seat, or against computer seats.
     Play(play::PlayArgs),
     /// Measure random playouts (and moves) per second per ruleset.
@@ -196,7 +199,7 @@ pub(crate) fn read_state(
         .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         CliError::Message(format!(
-            "{}:{}:{}: error: {e}",
+            "{}:{}:{}: not a valid state file: {e}",
             path.display(),
             e.line(),
             e.column()
@@ -251,6 +254,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         } => apply(&ruleset, state.as_ref(), &mv),
         Command::Simulate(args) => simulate::run(args),
         Command::Replay(args) => replay::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
     }

@@ -111,7 +111,7 @@ pub struct Game {
     pub site_owner: Vec<Option<PlayerId>>,
     /// The first track owned by each player.
     pub routes: Vec<Option<u16>>,
-    /// Conditions that hold in every position of a correct game (checked by tests and `--check`).
+    /// Conditions that hold in every position of a correct game (checked after every move by the corpus test).
     pub invariants: Vec<(String, Expr)>,
 }
 

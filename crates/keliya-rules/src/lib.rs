@@ -13,4 +13,5 @@ mod yaml;
 pub use catalog::{Catalog, Found, Origin, Unreadable};
 pub use diag::{Diagnostic, FileId, Loc, Sources};
 pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load};
+pub use lower::TOP_KEYS;
 pub use yaml::{Key, Node, Value as YamlValue};

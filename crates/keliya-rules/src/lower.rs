@@ -11,7 +11,8 @@ use crate::diag::{Diagnostic, Loc, Sources};
 use crate::load::{Compiled, RuleInfo, RulesetInfo, canonical};
 use crate::yaml::{Key, Node, Value, value_offset};
 
-const TOP_KEYS: &[&str] = &[
+/// Every key a ruleset may have at its top level.
+pub const TOP_KEYS: &[&str] = &[
     "keliya",
     "name",
     "title",
@@ -156,6 +157,7 @@ pub(crate) fn lower(
             cx.ident_name(k, "parameter");
             if let Some(value) = value {
                 names.params.push((k.name.clone(), value));
+                names.param_locs.push(k.loc);
             }
         }
     }
@@ -175,6 +177,7 @@ pub(crate) fn lower(
                 .and_then(|n| cx.int(n, "initial", i32::MIN as i64, i32::MAX as i64))
                 .unwrap_or(0);
             cx.ident_name(k, "variable");
+            names.var_locs.push(k.loc);
             names.vars.push(VarDef {
                 name: k.name.clone(),
                 per_player,
@@ -566,7 +569,9 @@ struct Names {
     player_display: Vec<String>,
     pieces: Vec<(String, Loc, Option<u8>, String)>,
     params: Vec<(String, i64)>,
+    param_locs: Vec<Loc>,
     vars: Vec<VarDef>,
+    var_locs: Vec<Loc>,
     sites: Vec<String>,
     tracks: Vec<String>,
     tags: Vec<String>,
@@ -610,11 +615,11 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     for (n, l, ..) in &names.pieces {
         check(cx, n, "piece", Some(*l));
     }
-    for (n, _) in &names.params {
-        check(cx, n, "parameter", None);
+    for ((n, _), l) in names.params.iter().zip(&names.param_locs) {
+        check(cx, n, "parameter", Some(*l));
     }
-    for v in &names.vars {
-        check(cx, &v.name, "variable", None);
+    for (v, l) in names.vars.iter().zip(&names.var_locs) {
+        check(cx, &v.name, "variable", Some(*l));
     }
 }
 
@@ -1074,7 +1079,18 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
             "`p` is a probability, between 0 and 1",
         );
     }
-    let table = field(e, "table")?;
+    let Some(table) = field(e, "table") else {
+        cx.diags.push(
+            Diagnostic::new(
+                node.loc,
+                "`throws` needs a `table`: what each number of shells mouth up is worth",
+            )
+            .hint(
+                "e.g. `table: {0: {name: none, value: 8}, 1: {name: one, value: 1, again: true}}`",
+            ),
+        );
+        return None;
+    };
     let mut rows = Vec::new();
     for (k, v) in cx.map(table, "a throw table").unwrap_or(&[]) {
         let r = cx.map(v, "a throw").unwrap_or(&[]);
@@ -1522,14 +1538,18 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         );
                         return Err(());
                     }
-                    let value = self.typed(
-                        value,
-                        if op == eng::AssignOp::Set {
-                            ty
-                        } else {
-                            Ty::Int
-                        },
-                    )?;
+                    if op != eng::AssignOp::Set && ty != Ty::Int {
+                        self.err(
+                            target.span,
+                            format!(
+                                "`{}` holds {}; only numbers can be added to or taken from",
+                                target.name,
+                                ty.name()
+                            ),
+                        );
+                        return Err(());
+                    }
+                    let value = self.typed(value, ty)?;
                     return Ok(eng::Stmt::SetLocal { slot, op, value });
                 }
                 let Some(var) = self.names.vars.iter().position(|v| v.name == target.name) else {

@@ -1,0 +1,291 @@
+//! End-to-end tests of the `keliya` binary, run from the repository root so bundled names resolve.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn keliya(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs")
+}
+
+fn keliya_with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("piped")
+        .write_all(input.as_bytes())
+        .expect("input is taken");
+    child.wait_with_output().expect("the binary ends")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("keliya-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+#[test]
+fn records_are_byte_identical_for_any_thread_count_and_replay() {
+    let (a, b) = (temp("a.jsonl"), temp("b.jsonl"));
+    for (threads, path) in [("1", &a), ("2", &b)] {
+        let o = keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "40",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--record",
+            path.to_str().expect("utf-8 path"),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let (text_a, text_b) = (
+        std::fs::read(&a).expect("written"),
+        std::fs::read(&b).expect("written"),
+    );
+    assert_eq!(text_a, text_b, "records differ between 1 and 2 threads");
+    assert_eq!(String::from_utf8_lossy(&text_a).lines().count(), 40);
+    let o = keliya(&["replay", a.to_str().expect("utf-8")]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).contains("40 game(s) replayed"));
+
+    // Remove one move from game 3: replay refuses it, naming the game.
+    let text = String::from_utf8(text_a).expect("utf-8");
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    let moves = lines[3]["moves"].as_array_mut().expect("moves");
+    moves.remove(2);
+    let tampered = temp("tampered.jsonl");
+    let body: Vec<String> = lines.iter().map(|v| v.to_string()).collect();
+    std::fs::write(&tampered, body.join("\n") + "\n").expect("written");
+    let o = keliya(&["replay", tampered.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("game 3"), "{err}");
+
+    // A record made with other rules (another hash) is refused.
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json"))
+        .collect();
+    lines[0]["ruleset_hash"] = serde_json::json!("0000000000000000");
+    let foreign = temp("foreign.jsonl");
+    std::fs::write(
+        &foreign,
+        lines
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+    .expect("written");
+    let o = keliya(&["replay", foreign.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("hash"));
+}
+
+#[test]
+fn replay_prints_a_game_and_a_position() {
+    let a = temp("one.jsonl");
+    assert!(
+        keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "2",
+            "--seed",
+            "4",
+            "--record",
+            a.to_str().expect("utf-8")
+        ])
+        .status
+        .success()
+    );
+    let o = keliya(&["replay", a.to_str().expect("utf-8"), "--game", "1"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("    1. "), "{}", stdout(&o));
+    let o = keliya(&[
+        "replay",
+        a.to_str().expect("utf-8"),
+        "--game",
+        "1",
+        "--ply",
+        "1",
+    ]);
+    assert!(
+        stdout(&o).contains(":T"),
+        "the tiger is on the board after one ply: {}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn simulate_json_has_the_documented_fields_and_is_deterministic() {
+    let run = || {
+        keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "100",
+            "--seed",
+            "1",
+            "--json",
+        ])
+    };
+    let (a, b) = (run(), run());
+    let parse =
+        |o: &Output| -> serde_json::Value { serde_json::from_slice(&o.stdout).expect("json") };
+    let (mut va, mut vb) = (parse(&a), parse(&b));
+    for key in [
+        "ruleset",
+        "games",
+        "seed",
+        "wins",
+        "draws",
+        "capped",
+        "mean_plies",
+        "win_rates",
+        "plies",
+    ] {
+        assert!(va.get(key).is_some(), "missing {key}");
+    }
+    let wins: u64 = va["wins"]
+        .as_object()
+        .expect("map")
+        .values()
+        .map(|v| v.as_u64().expect("n"))
+        .sum();
+    assert_eq!(wins + va["draws"].as_u64().expect("n"), 100);
+    va.as_object_mut().expect("map").remove("games_per_sec");
+    vb.as_object_mut().expect("map").remove("games_per_sec");
+    assert_eq!(va, vb);
+}
+
+#[test]
+fn mcts_leopards_beat_a_random_tiger_far_more_often_than_random_leopards() {
+    let rate = |agents: &str| -> f64 {
+        let o = keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "20",
+            "--seed",
+            "11",
+            "--agents",
+            agents,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        v["win_rates"]["prey"]["rate"].as_f64().expect("rate")
+    };
+    let random = rate("random,random");
+    let mcts = rate("random,mcts:iterations=150");
+    assert!(
+        mcts >= random + 0.20,
+        "MCTS leopards {mcts:.2} v random leopards {random:.2}"
+    );
+}
+
+#[test]
+fn a_game_is_played_to_the_end_in_the_terminal() {
+    // A new user: a wrong command, a wrong number, help, undo, then always the first listed move.
+    let mut input = String::from("help\nbogus\n99\n1\nundo\n");
+    input.push_str(&"1\n".repeat(200));
+    let o = keliya_with_input(
+        &[
+            "play",
+            "hat-diviyan-keliya",
+            "--agents",
+            "human,greedy",
+            "--seed",
+            "2",
+        ],
+        &input,
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        out.contains("`bogus` is not a legal move or a command"),
+        "{out}"
+    );
+    assert!(out.contains("No move 99"), "{out}");
+    assert!(out.contains("Undone."), "{out}");
+    assert!(out.contains("Game over"), "{out}");
+}
+
+#[test]
+fn render_dot_has_one_statement_per_edge() {
+    let o = keliya(&["render", "hat-diviyan-keliya", "--format", "dot"]);
+    let out = stdout(&o);
+    assert_eq!(out.matches(" -- ").count(), 15);
+    let o = keliya(&["render", "hat-diviyan-keliya", "--format", "svg"]);
+    assert!(stdout(&o).starts_with("<svg"));
+}
+
+#[test]
+fn moves_and_apply_round_trip_through_a_state_file() {
+    let o = keliya(&["apply", "hat-diviyan-keliya", "--move", "A"]);
+    assert!(o.status.success());
+    let state = temp("s1.json");
+    std::fs::write(&state, &o.stdout).expect("written");
+    let o = keliya(&[
+        "moves",
+        "hat-diviyan-keliya",
+        "--state",
+        state.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["to_move"], "prey");
+    assert_eq!(v["moves"].as_array().expect("list").len(), 9);
+    let o = keliya(&[
+        "apply",
+        "hat-diviyan-keliya",
+        "--state",
+        state.to_str().expect("utf-8"),
+        "--move",
+        "A",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "the apex is taken");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a legal move"));
+}
+
+#[test]
+fn closed_output_is_not_a_crash() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(["list"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("ends");
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
+}
