@@ -60,7 +60,9 @@ type Options = SmallVec<[[Value; 2]; 8]>;
 enum Flow {
     Done,
     /// Stopped at a choice point whose options were not given: these are the options.
-    Suspend(u16, Options),
+    /// The options are left in [`Run::suspended`] (moving them up the call chain would copy them at every
+    /// level).
+    Suspend(u16),
 }
 
 struct Run<'a> {
@@ -78,6 +80,8 @@ struct Run<'a> {
     steps: u32,
     /// Configurations met by `seen_before` in this move.
     seen: std::cell::RefCell<Vec<u64>>,
+    /// The options of the choice point the run stopped at.
+    suspended: Options,
 }
 
 impl Game {
@@ -209,8 +213,8 @@ impl Game {
                 },
                 run.preference,
             )),
-            Flow::Suspend(point, options) => {
-                for values in options {
+            Flow::Suspend(point) => {
+                for values in std::mem::take(&mut run.suspended) {
                     prefix.push(Choice { point, values });
                     self.explore(st, rule, prefix, out, limit)?;
                     prefix.pop();
@@ -468,6 +472,7 @@ impl<'a> Run<'a> {
             preference: 0,
             steps: 0,
             seen: std::cell::RefCell::new(Vec::new()),
+            suspended: Options::new(),
         }
     }
 
@@ -489,8 +494,8 @@ impl<'a> Run<'a> {
             if self.result.is_some() {
                 return Ok(Flow::Done);
             }
-            if let Flow::Suspend(p, o) = self.stmt(st, s)? {
-                return Ok(Flow::Suspend(p, o));
+            if let Flow::Suspend(p) = self.stmt(st, s)? {
+                return Ok(Flow::Suspend(p));
             }
         }
         Ok(Flow::Done)
@@ -521,10 +526,8 @@ impl<'a> Run<'a> {
                     self.bind(slots, choice.values);
                     self.exec(st, body)
                 } else {
-                    Ok(Flow::Suspend(
-                        *id,
-                        self.options(st, slots, domain, filter.as_ref())?,
-                    ))
+                    self.suspended = self.options(st, slots, domain, filter.as_ref())?;
+                    Ok(Flow::Suspend(*id))
                 }
             }
             Stmt::For {
@@ -537,8 +540,8 @@ impl<'a> Run<'a> {
                 for values in self.options(st, slots, domain, filter.as_ref())? {
                     self.tick(*at)?;
                     self.bind(slots, values);
-                    if let Flow::Suspend(p, o) = self.exec(st, body)? {
-                        return Ok(Flow::Suspend(p, o));
+                    if let Flow::Suspend(p) = self.exec(st, body)? {
+                        return Ok(Flow::Suspend(p));
                     }
                 }
                 Ok(Flow::Done)
@@ -557,8 +560,8 @@ impl<'a> Run<'a> {
             Stmt::While { cond, body, at } => {
                 while self.eval(st, cond)?.truthy() {
                     self.tick(*at)?;
-                    if let Flow::Suspend(p, o) = self.exec(st, body)? {
-                        return Ok(Flow::Suspend(p, o));
+                    if let Flow::Suspend(p) = self.exec(st, body)? {
+                        return Ok(Flow::Suspend(p));
                     }
                     if self.result.is_some() {
                         break;
