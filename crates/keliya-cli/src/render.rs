@@ -36,6 +36,11 @@ fn contents_text(game: &Game, st: &State, site: u16) -> String {
         .join(", ")
 }
 
+/// Ring colours of owned sites, by player.
+const OWNER_COLOURS: [&str; 6] = [
+    "#c0392b", "#2471a3", "#229954", "#b7950b", "#7d3c98", "#ca6f1e",
+];
+
 pub fn dot(game: &Game, st: &State) -> String {
     let b = &game.board;
     let mut out = format!(
@@ -50,11 +55,14 @@ pub fn dot(game: &Game, st: &State) -> String {
         } else {
             format!("{}\\n{what}", b.name(s))
         };
-        let style = if b.has_tag(s, "safe") {
-            ", style=filled, fillcolor=lightgrey"
+        let mut style = if b.has_tag(s, "safe") {
+            ", style=filled, fillcolor=lightgrey".to_string()
         } else {
-            ""
+            String::new()
         };
+        if let Some(o) = game.site_owner[s as usize] {
+            style.push_str(&format!(", xlabel=\"{}\"", game.players[o as usize].name));
+        }
         out.push_str(&format!(
             "  {:?} [label=\"{label}\", pos=\"{},{}!\"{style}];\n",
             b.name(s),
@@ -113,11 +121,21 @@ pub fn svg(game: &Game, st: &State) -> String {
     for &s in &sites {
         let (x, y) = b.at[s as usize];
         let safe = b.has_tag(s, "safe");
+        // An owned site has a ring in its owner's colour, with the owner's name as a tooltip.
+        let (ring, owner) = match game.site_owner[s as usize] {
+            Some(o) => (
+                OWNER_COLOURS[o as usize % OWNER_COLOURS.len()],
+                game.players[o as usize].name.as_str(),
+            ),
+            None => ("#333", ""),
+        };
         out.push_str(&format!(
-            "  <circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"9\" fill=\"{}\" stroke=\"#333\"/>\n",
+            "  <circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"9\" fill=\"{}\" stroke=\"{ring}\" stroke-width=\"{}\"><title>{}</title></circle>\n",
             px(x),
             py(y),
-            if safe { "#bbb" } else { "#fff" }
+            if safe { "#bbb" } else { "#fff" },
+            if owner.is_empty() { 1 } else { 3 },
+            esc(owner)
         ));
         if safe {
             out.push_str(&format!(
@@ -290,6 +308,17 @@ pub fn text_colored(game: &Game, st: &State, color: bool, detail: bool) -> Strin
         .collect();
     if !safe.is_empty() {
         out.push_str(&format!("safe: {}\n", safe.join(" ")));
+    }
+    // Who owns which sites (rows of a sowing board, a side's home stretch), one line per owner.
+    for (p, player) in game.players.iter().enumerate() {
+        let owned: Vec<&str> = sites
+            .iter()
+            .filter(|&&s| game.site_owner[s as usize] == Some(p as u8))
+            .map(|&s| b.name(s))
+            .collect();
+        if !owned.is_empty() {
+            out.push_str(&format!("owned by {}: {}\n", player.name, owned.join(" ")));
+        }
     }
     for s in (0..b.len() as u16).filter(|&s| b.offboard[s as usize]) {
         let what = contents_text(game, st, s);
