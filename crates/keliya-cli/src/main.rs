@@ -163,11 +163,21 @@ fn catalog() -> Catalog {
     }
 }
 
+/// The source locations and texts of the ruleset loaded last, so a rule that fails while it runs (takes a
+/// piece from an empty site, breaks an `assert`) is reported at its line like a validation error.
+static RUNNING: std::sync::Mutex<Option<(Vec<keliya_rules::Loc>, keliya_rules::Sources)>> =
+    std::sync::Mutex::new(None);
+
 /// Loads a ruleset, printing every diagnostic on failure.
 fn load(what: &str) -> Result<Compiled, CliError> {
     let loaded = keliya_rules::load(&catalog(), what);
     match loaded.result {
-        Ok(c) => Ok(c),
+        Ok(c) => {
+            if let Ok(mut running) = RUNNING.lock() {
+                *running = Some((c.spans.clone(), loaded.sources));
+            }
+            Ok(c)
+        }
         Err(diags) => {
             for d in &diags {
                 eprint!("{}", diagnostics::render(&loaded.sources, d));
@@ -209,8 +219,22 @@ pub(crate) fn read_state(
         .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))
 }
 
+/// A rule failed while running: shown at the rule's source line when it is known.
 pub(crate) fn engine_error(e: keliya_engine::EngineError) -> CliError {
-    CliError::Message(e.to_string())
+    let running = RUNNING.lock().ok();
+    let located = running.as_ref().and_then(|r| r.as_ref()).and_then(|(spans, sources)| {
+        let loc = *spans.get(e.at).filter(|_| e.at != 0)?;
+        let d = keliya_rules::Diagnostic::new(loc, format!("rule `{}`: {}", e.rule, e.message))
+            .hint("the ruleset is valid, but this rule did something impossible while the game was played");
+        Some(diagnostics::render(sources, &d))
+    });
+    match located {
+        Some(text) => {
+            eprint!("{text}");
+            CliError::Reported
+        }
+        None => CliError::Message(e.to_string()),
+    }
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {

@@ -289,3 +289,28 @@ fn closed_output_is_not_a_crash() {
     let o = child.wait_with_output().expect("ends");
     assert!(!String::from_utf8_lossy(&o.stderr).contains("panicked"));
 }
+
+#[test]
+fn a_rule_failing_while_it_runs_is_reported_at_its_line() {
+    let path = temp("fails-at-run-time.yaml");
+    std::fs::write(
+        &path,
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  hunter-drop:\n    do: |\n      choose to in sites() where empty(to) {\n        remove(prey, to)\n        move(hunter, hand(hunter), to)\n      }\n",
+    )
+    .expect("written");
+    let p = path.to_str().expect("utf-8");
+    assert!(
+        keliya(&["validate", p]).status.success(),
+        "valid as written"
+    );
+    let o = keliya(&["moves", p]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "{p}:8:9: error: rule `hunter-drop`: no prey on A to remove"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("^^^^"), "{err}");
+}
