@@ -224,7 +224,7 @@ impl Game {
         Ok(())
     }
 
-        /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
+    /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
     /// Moves come from [`Game::legal_moves`] or [`Game::parse_move`]; a move built by hand that its rule
     /// allows but that `prefer(n)` ranks below another is not detected here.
     pub fn apply(&self, st: &State, mv: &Move) -> Result<State, EngineError> {
