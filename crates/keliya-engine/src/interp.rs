@@ -7,6 +7,7 @@ use crate::ir::*;
 use crate::state::{CapKind, Outcome, Reason, State};
 use crate::{Game, PlayerId, ThrowRow};
 use smallvec::SmallVec;
+use std::borrow::Cow;
 
 /// Rule index used for the forced pass of a player with no legal move.
 pub const PASS_RULE: u16 = u16::MAX;
@@ -53,6 +54,9 @@ impl std::fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// The position a rule runs on: the caller's, until the rule first changes it.
+type Scratch<'s> = Cow<'s, State>;
 
 /// The options at a choice point; inline up to 8, the usual case.
 type Options = SmallVec<[[Value; 2]; 8]>;
@@ -203,7 +207,8 @@ impl Game {
         if out.len() >= limit {
             return Ok(());
         }
-        let mut scratch = st.clone();
+        // Borrowed until a rule changes something: most runs stop at a choice point before any effect.
+        let mut scratch = Cow::Borrowed(st);
         let mut run = Run::new(self, rule, prefix);
         match run.exec_rule(&mut scratch)? {
             Flow::Done => out.push((
@@ -261,10 +266,12 @@ impl Game {
                     return Err(illegal("the rule's condition does not hold".into()));
                 }
             }
-            match run.exec_rule(&mut next)? {
+            let mut scratch = Cow::Borrowed(st);
+            match run.exec_rule(&mut scratch)? {
                 Flow::Done if run.next == mv.choices.len() => {}
                 _ => return Err(illegal("the move's choices do not match the rule".into())),
             }
+            next = scratch.into_owned();
             let again = run.again || st.throw.is_some_and(|t| self.throw_row(t).again);
             (again, run.captured, run.result, run.next_mover)
         };
@@ -486,12 +493,12 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn exec_rule(&mut self, st: &mut State) -> Result<Flow, EngineError> {
+    fn exec_rule(&mut self, st: &mut Scratch<'_>) -> Result<Flow, EngineError> {
         let body = &self.game.rules[self.rule as usize].body;
         self.exec(st, body)
     }
 
-    fn exec(&mut self, st: &mut State, stmts: &'a [Stmt]) -> Result<Flow, EngineError> {
+    fn exec(&mut self, st: &mut Scratch<'_>, stmts: &'a [Stmt]) -> Result<Flow, EngineError> {
         for s in stmts {
             if self.result.is_some() {
                 return Ok(Flow::Done);
@@ -503,7 +510,7 @@ impl<'a> Run<'a> {
         Ok(Flow::Done)
     }
 
-    fn stmt(&mut self, st: &mut State, s: &'a Stmt) -> Result<Flow, EngineError> {
+    fn stmt(&mut self, st: &mut Scratch<'_>, s: &'a Stmt) -> Result<Flow, EngineError> {
         match s {
             Stmt::Choose {
                 id,
@@ -597,7 +604,10 @@ impl<'a> Run<'a> {
                 };
                 let slot = self.game.var_slot(*var as usize, p);
                 let v = self.eval(st, value)?;
-                st.vars[slot] = combine(*op, Value::Int(st.vars[slot]), v).int();
+                let new = combine(*op, Value::Int(st.vars[slot]), v).int();
+                if new != st.vars[slot] {
+                    st.to_mut().vars[slot] = new;
+                }
                 Ok(Flow::Done)
             }
             Stmt::Effect { effect, args, at } => {
@@ -762,7 +772,7 @@ impl<'a> Run<'a> {
 
     fn effect(
         &mut self,
-        st: &mut State,
+        st: &mut Scratch<'_>,
         effect: Effect,
         args: &[Expr],
         at: usize,
@@ -784,9 +794,10 @@ impl<'a> Run<'a> {
             Effect::Place => {
                 let c = cell(vals[0], vals[1])
                     .ok_or_else(|| self.error(at, "place needs a piece and a site".into()))?;
-                st.counts[c] = st.counts[c]
+                let n = st.counts[c]
                     .checked_add(1)
                     .ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                st.to_mut().counts[c] = n;
             }
             Effect::Remove | Effect::Capture => {
                 let c = cell(vals[0], vals[1])
@@ -797,6 +808,7 @@ impl<'a> Run<'a> {
                         format!("no {} on {} to remove", name(vals[0]), name(vals[1])),
                     ));
                 }
+                let st = st.to_mut();
                 st.counts[c] -= 1;
                 if effect == Effect::Capture {
                     self.captured = true;
@@ -814,17 +826,22 @@ impl<'a> Run<'a> {
                         format!("no {} on {} to move", name(vals[0]), name(vals[1])),
                     ));
                 }
-                st.counts[from] -= 1;
-                st.counts[to] = st.counts[to]
+                let n = st.counts[to]
                     .checked_add(1)
                     .ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                let st = st.to_mut();
+                st.counts[from] -= 1;
+                st.counts[to] = n;
             }
             Effect::SetCount => {
                 let c = cell(vals[0], vals[1])
                     .ok_or_else(|| self.error(at, "set_count needs piece, site, n".into()))?;
                 let n = vals[2].int();
-                st.counts[c] = u16::try_from(n)
+                let n = u16::try_from(n)
                     .map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
+                if st.counts[c] != n {
+                    st.to_mut().counts[c] = n;
+                }
             }
             Effect::Again => self.again = true,
             Effect::Prefer => self.preference = vals[0].int(),
