@@ -107,7 +107,6 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Play random games and report wins, draws, capped games and game length.
     /// Play many games (random by default) and report win rates, lengths, captures and capped games.
     Simulate(simulate::SimulateArgs),
     /// Check every move of a record file and print a game, or the position at a ply.

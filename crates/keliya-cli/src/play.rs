@@ -43,6 +43,8 @@ struct Session<'g> {
     states: Vec<State>,
     steps: Vec<String>,
     color: bool,
+    /// Which seats a person plays (undo goes back to their last decision).
+    humans: Vec<bool>,
 }
 
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
@@ -84,6 +86,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         states: vec![game.initial_state()],
         steps: Vec::new(),
         color,
+        humans: seats.iter().map(|s| matches!(s, Seat::Human)).collect(),
     };
     let mut dice = Dice::new(args.seed);
     let stdin = std::io::stdin();
@@ -100,7 +103,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             let (reason, _) = keliya_play::simulate::reason_name(game, o.reason);
             match o.winner {
                 Some(w) => outln!(
-                    "Game over: {} win ({reason}).",
+                    "Game over. Winner: {} ({reason}).",
                     game.players[w as usize].display
                 ),
                 None => outln!("Game over: a draw ({reason})."),
@@ -150,7 +153,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                     .choose(game, &st, &legal, &mut dice)
                     .map_err(crate::engine_error)?;
                 let text = game.notation(&legal[k]);
-                outln!("{who} plays {text}");
+                outln!("{who}: {text}");
                 session.push(
                     game.apply(&st, &legal[k]).map_err(crate::engine_error)?,
                     text,
@@ -257,17 +260,18 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
         "board" => Handled::Changed,
         "moves" => Handled::Changed,
         "undo" => {
-            // Back to the previous position where a player chose a move (throws are undone with it).
+            // Back to the previous position where a human chose a move: the computer's replies and the
+            // throws in between are undone with it.
             let mut undone = false;
-            while session.steps.len() > 0 {
-                let step = session.steps.pop().expect("non-empty");
+            while let Some(step) = session.steps.pop() {
                 session.states.pop();
-                if !step.starts_with(THROW_PREFIX) {
-                    undone = true;
-                    let st = session.states.last().expect("start stays");
-                    if !st.chance_due {
-                        break;
-                    }
+                if step.starts_with(THROW_PREFIX) {
+                    continue;
+                }
+                undone = true;
+                let st = session.states.last().expect("the start stays");
+                if !st.chance_due && st.result.is_none() && session.humans[st.to_move as usize] {
+                    break;
                 }
             }
             if undone {

@@ -13,7 +13,7 @@ pub struct ReplayArgs {
     /// Print this game (its index in the file, from 0) move by move.
     #[arg(long)]
     game: Option<usize>,
-    /// With --game: print the position after this many plies instead.
+    /// With --game: print the position after this many recorded steps instead (a throw is a step).
     #[arg(long)]
     ply: Option<usize>,
     /// Use this ruleset instead of the one named in the record (the hash must still match).
@@ -66,7 +66,7 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
                         )));
                     };
                     outln!(
-                        "game {i}, after {k} plies ({} to move):",
+                        "game {i}, after {k} steps ({} to move):",
                         game.players[st.to_move as usize].name
                     );
                     out!("{}", render::text(game, st));

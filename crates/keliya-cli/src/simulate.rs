@@ -84,7 +84,8 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     }
     for r in &mut records {
         r.engine = ENGINE_VERSION.into();
-        r.ruleset = c.info.name.clone();
+        // What the user named (a bundled name or a path), so `keliya replay` finds the same file again.
+        r.ruleset = args.ruleset.clone();
         r.ruleset_hash = c.hash.clone();
     }
     if let Some(path) = &args.record {
