@@ -141,3 +141,29 @@ impl Scenario {
         })
     }
 }
+
+/// A position of a game built on `lib/hunt`: hunters and prey on the given points, `prey_in_hand` prey still
+/// off the board, `captures` made by the hunters, `to_move` to play (as a state file, see docs/cli.md).
+pub fn hunt_position(
+    hunters: &[&str],
+    prey: &[&str],
+    prey_in_hand: u16,
+    to_move: &str,
+    captures: i64,
+) -> serde_json::Value {
+    let mut sites = serde_json::Map::new();
+    for h in hunters {
+        sites.insert(h.to_string(), serde_json::json!({"hunter": 1}));
+    }
+    for p in prey {
+        assert!(!sites.contains_key(*p), "{p} given twice");
+        sites.insert(p.to_string(), serde_json::json!({"prey": 1}));
+    }
+    if prey_in_hand > 0 {
+        sites.insert(
+            "prey-hand".into(),
+            serde_json::json!({"prey": prey_in_hand}),
+        );
+    }
+    serde_json::json!({"to_move": to_move, "sites": sites, "vars": {"captures": {"hunter": captures, "prey": 0}}})
+}

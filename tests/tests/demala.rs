@@ -14,27 +14,7 @@ const LEOPARDS_FIRST: &str = "demala-diviyan-keliya/leopards-first";
 const TRAP_AFTER_DROPS: &str = "demala-diviyan-keliya/trap-after-drops";
 const DOGS_BLOCKED_LOSE: &str = "demala-diviyan-keliya/dogs-blocked-lose";
 
-/// A position: leopards and dogs on the given points, `dogs_in_hand` dogs beside the board.
-fn position(
-    leopards: &[&str],
-    dogs: &[&str],
-    dogs_in_hand: u16,
-    to_move: &str,
-    captures: i64,
-) -> serde_json::Value {
-    let mut sites = serde_json::Map::new();
-    for l in leopards {
-        sites.insert(l.to_string(), json!({"hunter": 1}));
-    }
-    for d in dogs {
-        assert!(!sites.contains_key(*d), "{d} given twice");
-        sites.insert(d.to_string(), json!({"prey": 1}));
-    }
-    if dogs_in_hand > 0 {
-        sites.insert("prey-hand".into(), json!({"prey": dogs_in_hand}));
-    }
-    json!({"to_move": to_move, "sites": sites, "vars": {"captures": {"hunter": captures, "prey": 0}}})
-}
+use keliya_tests::hunt_position as position;
 
 fn sorted(moves: &[&str]) -> Vec<String> {
     let mut v: Vec<String> = moves.iter().map(|m| m.to_string()).collect();

@@ -7,26 +7,7 @@ use serde_json::json;
 const HAT: &str = "hat-diviyan-keliya";
 const LARGE: &str = "hat-diviyan-keliya/large";
 
-/// A Hat position with every leopard placed (none in hand) unless `prey_hand` says otherwise.
-fn position(
-    tiger: &[&str],
-    leopards: &[&str],
-    prey_hand: u16,
-    to_move: &str,
-    captures: i64,
-) -> serde_json::Value {
-    let mut sites = serde_json::Map::new();
-    for t in tiger {
-        sites.insert(t.to_string(), json!({"hunter": 1}));
-    }
-    for l in leopards {
-        sites.insert(l.to_string(), json!({"prey": 1}));
-    }
-    if prey_hand > 0 {
-        sites.insert("prey-hand".into(), json!({"prey": prey_hand}));
-    }
-    json!({"to_move": to_move, "sites": sites, "vars": {"captures": {"hunter": captures, "prey": 0}}})
-}
+use keliya_tests::hunt_position as position;
 
 #[test]
 fn hd1_one_tiger_against_seven_leopards() {
