@@ -818,6 +818,22 @@ fn dd_q7_draw_after_one_hundred_turns_without_a_capture() {
 }
 
 #[test]
+fn dd_q7_the_quiet_count_starts_once_all_dogs_are_placed() {
+    // Fifteen dogs: fourteen on the board, one in hand; the last drop restarts the count.
+    let dogs = all_but(
+        DEMALA,
+        &["A", "r1c1", "r1c3", "r1c2", "r4c3", "r4c4", "r4c2"],
+    );
+    let dogs: Vec<&str> = dogs.iter().map(String::as_str).collect();
+    let mut st = position(&["A", "r1c1", "r1c3"], &dogs, 1, "prey", 0);
+    st["quiet_turns"] = json!(99);
+    let mut s = Scenario::at(DEMALA, st);
+    s.play("r4c2");
+    assert_eq!(s.winner(), "none", "the fifteenth drop is not a quiet turn");
+    assert_eq!(s.state.quiet_turns, 0);
+}
+
+#[test]
 fn dd_q7_a_capture_resets_the_quiet_count() {
     let mut st = position(
         &["r2c2", "r4c0", "r4c4"],

@@ -422,3 +422,20 @@ fn a_capture_resets_the_quiet_count() {
     assert_eq!(s.winner(), "none");
     assert_eq!(s.state.quiet_turns, 0);
 }
+
+#[test]
+fn the_quiet_count_starts_once_the_last_leopard_is_down() {
+    // DD-Q7 (for Hat by the same brief): 100 turns without a capture *once all pieces are placed*. A drop,
+    // like a capture, restarts the count.
+    let mut st = position(&["A"], &["M2", "R2", "L3", "M3", "R3", "R1"], 1, "prey", 0);
+    st["quiet_turns"] = json!(99);
+    let mut s = Scenario::at(HAT, st);
+    s.play("L2");
+    assert_eq!(s.winner(), "none", "the last drop is not a quiet turn");
+    assert_eq!(s.state.quiet_turns, 0);
+    s.play("A-L1");
+    assert_eq!(
+        s.state.quiet_turns, 1,
+        "steps after the last drop are counted"
+    );
+}

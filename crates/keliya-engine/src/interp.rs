@@ -76,6 +76,8 @@ struct Run<'a> {
     next: usize,
     locals: SmallVec<[Value; 8]>,
     again: bool,
+    /// The move captured, or brought a piece onto the board: something that cannot be undone, which
+    /// restarts the quiet-turn count and the repetition history.
     captured: bool,
     result: Option<Outcome>,
     next_mover: Option<PlayerId>,
@@ -829,6 +831,12 @@ impl<'a> Run<'a> {
                 let n = st.counts[to]
                     .checked_add(1)
                     .ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                if let (Value::Site(a), Value::Site(b)) = (vals[1], vals[2]) {
+                    // Entering from an off-board place (a drop, an entry) is progress, like a capture.
+                    if g.board.offboard[a as usize] && !g.board.offboard[b as usize] {
+                        self.captured = true;
+                    }
+                }
                 let st = st.to_mut();
                 st.counts[from] -= 1;
                 st.counts[to] = n;

@@ -78,7 +78,8 @@ pub struct ThrowRow {
 pub struct Caps {
     /// Turns in all; the game is a draw when reached.
     pub max_turns: Option<u32>,
-    /// Consecutive turns without a capture.
+    /// Consecutive turns without a capture and without a piece entering the board from off it (so in a
+    /// game with drops the count starts once the last piece is down).
     pub no_capture_turns: Option<u32>,
     /// The same position (pieces, variables, player to move) for this many times.
     pub repetition: Option<u32>,

@@ -56,7 +56,7 @@ pub struct State {
     pub chance_due: bool,
     pub ply: u32,
     pub turn: u32,
-    /// Turns since the last capture.
+    /// Turns since the last capture or the last piece brought onto the board from off it.
     pub quiet_turns: u32,
     /// Captures made in the game so far (for statistics).
     pub captures: u32,
