@@ -995,8 +995,11 @@ impl<'a> Run<'a> {
                         _ => Value::Int(-1),
                     },
                     Func::Repetitions => {
+                        // Occurrences so far, this one included whether or not the turn has recorded it yet
+                        // (end conditions are checked before it is recorded, rules after).
                         let h = st.position_hash();
-                        Value::Int(st.history.iter().filter(|&&x| x == h).count() as i64)
+                        let seen = st.history.iter().filter(|&&x| x == h).count() as i64;
+                        Value::Int(seen + i64::from(st.history.last() != Some(&h)))
                     }
                     Func::Length => match v[0] {
                         Value::Track(t) => {

@@ -94,9 +94,8 @@ impl State {
         for &v in &self.vars {
             eat(v as u64);
         }
+        // The throw is not part of the position: a position repeats whatever was thrown in it.
         eat(self.to_move as u64);
-        eat(self.throw.map_or(u64::MAX, |t| t as u64));
-        eat(self.chance_due as u64);
         h
     }
 }
