@@ -317,3 +317,34 @@ fn assert_makes_a_move_that_breaks_its_condition_an_error() {
         .expect_err("the assert fails");
     assert!(err.message.contains("assert"), "{err}");
 }
+
+#[test]
+fn shells_may_each_have_their_own_mouth_up_probability() {
+    let yaml = RACE.replace("  shells: 2\n", "  shells: 2\n  p: [0.5, 0.8]\n");
+    let path = ruleset("per-shell", &yaml);
+    let s = Scenario::new(&path);
+    let probabilities: Vec<f64> = s
+        .game()
+        .chance_outcomes(&s.state)
+        .iter()
+        .map(|o| o.1)
+        .collect();
+    // none up 0.5 * 0.2; one up 0.5 * 0.2 + 0.5 * 0.8; both up 0.5 * 0.8
+    let want = [0.1, 0.5, 0.4];
+    for (got, want) in probabilities.iter().zip(want) {
+        assert!((got - want).abs() < 1e-12, "{probabilities:?}");
+    }
+    let bad = RACE.replace("  shells: 2\n", "  shells: 2\n  p: [0.5]\n");
+    let loaded = keliya_rules::load(&keliya_tests::catalog(), &ruleset("per-shell-bad", &bad));
+    let diags = loaded
+        .result
+        .err()
+        .expect("one probability for two shells is refused");
+    assert!(
+        diags[0]
+            .message
+            .contains("lists 1 probabilities for 2 shells"),
+        "{}",
+        diags[0].message
+    );
+}

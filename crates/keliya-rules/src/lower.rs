@@ -1072,13 +1072,43 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
     let e = cx.map(node, "throws")?;
     cx.check_keys(e, &["shells", "p", "table"], "throws");
     let shells = field(e, "shells").and_then(|n| cx.int(n, "shells", 1, 32));
-    let p = field(e, "p").and_then(|n| cx.float(n, "p")).unwrap_or(0.5);
-    if !(0.0..=1.0).contains(&p) {
-        cx.err(
-            field(e, "p").expect("p given").loc,
-            "`p` is a probability, between 0 and 1",
-        );
+    // `p`: one mouth-up probability for every shell, or a list with one per shell.
+    let mut per_shell: Option<Vec<f64>> = None;
+    let mut p = 0.5;
+    if let Some(pn) = field(e, "p") {
+        match &pn.value {
+            Value::Seq(items) => {
+                let list: Vec<f64> = items
+                    .iter()
+                    .map(|i| cx.float(i, "p").unwrap_or(0.5))
+                    .collect();
+                if shells.is_some_and(|n| n as usize != list.len()) {
+                    cx.err(
+                        pn.loc,
+                        format!(
+                            "`p` lists {} probabilities for {} shells",
+                            list.len(),
+                            shells.unwrap_or(0)
+                        ),
+                    );
+                }
+                if list.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                    cx.err(pn.loc, "every probability in `p` is between 0 and 1");
+                }
+                per_shell = Some(list);
+            }
+            _ => {
+                p = cx.float(pn, "p").unwrap_or(0.5);
+                if !(0.0..=1.0).contains(&p) {
+                    cx.err(pn.loc, "`p` is a probability, between 0 and 1");
+                }
+            }
+        }
     }
+    let mouths_up = |n: u32, up: u32| match &per_shell {
+        Some(list) => poisson_binomial(list, up),
+        None => binomial(n, up, p),
+    };
     let Some(table) = field(e, "table") else {
         cx.diags.push(
             Diagnostic::new(
@@ -1108,7 +1138,7 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
                 None => 0.0,
             },
             (None, Some(n)) => match k.name.parse::<u32>() {
-                Ok(up) if up <= n as u32 => binomial(n as u32, up, p),
+                Ok(up) if up <= n as u32 => mouths_up(n as u32, up),
                 _ => {
                     cx.err(
                         k.loc,
@@ -1152,6 +1182,21 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
         );
     }
     Some(rows)
+}
+
+/// Probability that exactly `k` shells land mouth up when shell i does so with probability `ps[i]`.
+fn poisson_binomial(ps: &[f64], k: u32) -> f64 {
+    // dist[j]: probability of j mouths up among the shells seen so far.
+    let mut dist = vec![1.0];
+    for &p in ps {
+        let mut next = vec![0.0; dist.len() + 1];
+        for (j, &d) in dist.iter().enumerate() {
+            next[j] += d * (1.0 - p);
+            next[j + 1] += d * p;
+        }
+        dist = next;
+    }
+    dist.get(k as usize).copied().unwrap_or(0.0)
 }
 
 fn binomial(n: u32, k: u32, p: f64) -> f64 {
