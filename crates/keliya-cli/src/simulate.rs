@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use keliya_play::SimulationStats;
 use keliya_play::record::{ENGINE_VERSION, write_records};
-use keliya_play::simulate::{simulate_records, wilson};
+use keliya_play::simulate::{Detail, simulate_records, wilson};
 use serde_json::{Map, Value, json};
 
 use crate::{CliError, load_game};
@@ -31,6 +31,10 @@ pub struct SimulateArgs {
     /// Write every game to this JSON Lines file (atomically).
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Check the ruleset's invariants after every throw and move; exit 1 naming the game and step if one
+    /// breaks.
+    #[arg(long)]
+    check: bool,
     /// Print the statistics as JSON.
     #[arg(long)]
     json: bool,
@@ -74,7 +78,10 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         args.seed,
         &specs,
         args.threads,
-        args.record.is_some(),
+        Detail {
+            keep_moves: args.record.is_some(),
+            check_invariants: args.check,
+        },
         &progress,
     )
     .map_err(CliError::Message)?;

@@ -314,3 +314,34 @@ fn a_rule_failing_while_it_runs_is_reported_at_its_line() {
     );
     assert!(err.contains("^^^^"), "{err}");
 }
+
+#[test]
+fn simulate_check_reports_a_broken_invariant_with_game_and_step() {
+    let path = temp("broken-invariant.yaml");
+    // Wrong on purpose: leopards do leave the board when captured.
+    std::fs::write(&path, "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\ninvariants:\n  leopards_counted: total(prey) == 7\n")
+        .expect("written");
+    let p = path.to_str().expect("utf-8");
+    let o = keliya(&["simulate", p, "--games", "20", "--seed", "1"]);
+    assert!(
+        o.status.success(),
+        "without --check the games are only played"
+    );
+    let o = keliya(&["simulate", p, "--games", "20", "--seed", "1", "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("game ") && err.contains("leopards_counted do not hold"),
+        "{err}"
+    );
+    let o = keliya(&[
+        "simulate",
+        "hat-diviyan-keliya",
+        "--games",
+        "50",
+        "--seed",
+        "1",
+        "--check",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}

@@ -99,7 +99,7 @@ pub fn simulate(
             options.seed,
             &options.agents,
             options.threads,
-            false,
+            keliya_play::simulate::Detail::default(),
             progress,
         )
         .map_err(|e| format!("{name}: {e}"))?;

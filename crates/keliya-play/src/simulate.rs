@@ -33,16 +33,53 @@ pub fn play_game(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
 ) -> Result<(GameRecord, State), EngineError> {
-    play_game_with(game, agents, seed, true)
+    play_game_with(
+        game,
+        agents,
+        seed,
+        Detail {
+            keep_moves: true,
+            check_invariants: false,
+        },
+    )
 }
 
-/// [`play_game`], keeping the move list only when `keep_moves` (writing notations costs time).
+/// What a played game keeps and checks beyond its result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
+    /// Keep every throw and move for the record (writing notations costs time).
+    pub keep_moves: bool,
+    /// Check the ruleset's invariants after every throw and move; a broken one is an error.
+    pub check_invariants: bool,
+}
+
+fn check(game: &Game, st: &State, detail: Detail, step: usize) -> Result<(), EngineError> {
+    if !detail.check_invariants {
+        return Ok(());
+    }
+    let broken = game.broken_invariants(st)?;
+    if broken.is_empty() {
+        return Ok(());
+    }
+    Err(EngineError {
+        rule: "invariants".into(),
+        at: 0,
+        message: format!(
+            "after step {step} the invariant(s) {} do not hold",
+            broken.join(", ")
+        ),
+    })
+}
+
+/// [`play_game`] with a choice of what to keep and check.
 pub fn play_game_with(
     game: &Game,
     agents: &mut [Box<dyn Agent>],
     seed: u64,
-    keep_moves: bool,
+    detail: Detail,
 ) -> Result<(GameRecord, State), EngineError> {
+    let keep_moves = detail.keep_moves;
+    let mut steps = 0;
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
     let mut moves = Vec::new();
@@ -56,6 +93,8 @@ pub fn play_game_with(
                 moves.push(format!("{THROW_PREFIX}{name}"));
             }
             st = game.apply_chance(&st, row);
+            steps += 1;
+            check(game, &st, detail, steps)?;
             continue;
         }
         let legal = game.legal_moves(&st)?;
@@ -65,6 +104,8 @@ pub fn play_game_with(
             moves.push(game.notation(&legal[k]));
         }
         st = game.apply(&st, &legal[k])?;
+        steps += 1;
+        check(game, &st, detail, steps)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);
@@ -204,7 +245,7 @@ pub fn simulate_records(
     seed: u64,
     agent_specs: &[String],
     threads: usize,
-    keep_moves: bool,
+    detail: Detail,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, String> {
     for spec in agent_specs {
@@ -218,9 +259,8 @@ pub fn simulate_records(
         if agents.is_empty() {
             agents.push(Box::new(crate::agents::RandomAgent));
         }
-        let (mut record, _) =
-            play_game_with(game, &mut agents, Dice::game_seed(seed, i), keep_moves)
-                .map_err(|e| format!("game {i}: {e}"))?;
+        let (mut record, _) = play_game_with(game, &mut agents, Dice::game_seed(seed, i), detail)
+            .map_err(|e| format!("game {i}: {e}"))?;
         record.game = i;
         progress();
         Ok(record)
