@@ -167,3 +167,37 @@ pub fn hunt_position(
     }
     serde_json::json!({"to_move": to_move, "sites": sites, "vars": {"captures": {"hunter": captures, "prey": 0}}})
 }
+
+/// One row of a brief's board table: point, coordinates, neighbours, leaps (over -> land).
+pub type BoardRow<'a> = (&'a str, (f64, f64), &'a [&'a str], &'a [(&'a str, &'a str)]);
+
+/// Checks a board against a table of the brief: point, coordinates, neighbours, leaps (over -> land).
+pub fn check_board_table(b: &keliya_board::Board, table: &[BoardRow<'_>]) {
+    assert_eq!(
+        b.playing_sites().count(),
+        table.len(),
+        "the table lists every point"
+    );
+    for (point, (x, y), neighbours, leaps) in table {
+        let s = b.site(point).unwrap_or_else(|| panic!("no point {point}"));
+        let (gx, gy) = b.at[s as usize];
+        assert!(
+            (gx - x).abs() < 1e-9 && (gy - y).abs() < 1e-9,
+            "{point} is at ({gx}, {gy}), not ({x}, {y})"
+        );
+        let mut got: Vec<&str> = b.neighbours(s).iter().map(|&n| b.name(n)).collect();
+        let mut want = neighbours.to_vec();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "neighbours of {point}");
+        let mut got: Vec<(&str, &str)> = b
+            .leaps(s)
+            .iter()
+            .map(|&(o, l)| (b.name(o), b.name(l)))
+            .collect();
+        let mut want = leaps.to_vec();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "leaps from {point}");
+    }
+}

@@ -8,6 +8,7 @@ const HAT: &str = "hat-diviyan-keliya";
 const LARGE: &str = "hat-diviyan-keliya/large";
 
 use keliya_tests::hunt_position as position;
+use keliya_tests::{BoardRow, check_board_table};
 
 #[test]
 fn hd1_one_tiger_against_seven_leopards() {
@@ -32,40 +33,55 @@ fn hd2_the_ten_point_board_with_its_lines_and_leaps() {
     assert_eq!(b.edges.len(), 15);
     let leaps: usize = b.playing_sites().map(|s| b.leaps(s).len()).sum();
     assert_eq!(leaps, 18);
-    // The brief's table: point, neighbours, leaps (over -> land).
-    let table: &[(&str, &[&str], &[(&str, &str)])] = &[
+    // The brief's table: point, coordinates, neighbours, leaps (over -> land).
+    let table: &[BoardRow<'_>] = &[
         (
             "A",
+            (0.0, 0.0),
             &["L1", "M1", "R1"],
             &[("L1", "L2"), ("M1", "M2"), ("R1", "R2")],
         ),
-        ("L1", &["A", "M1", "L2"], &[("M1", "R1"), ("L2", "L3")]),
-        ("M1", &["A", "L1", "R1", "M2"], &[("M2", "M3")]),
-        ("R1", &["A", "M1", "R2"], &[("M1", "L1"), ("R2", "R3")]),
-        ("L2", &["L1", "M2", "L3"], &[("L1", "A"), ("M2", "R2")]),
-        ("M2", &["M1", "L2", "R2", "M3"], &[("M1", "A")]),
-        ("R2", &["R1", "M2", "R3"], &[("R1", "A"), ("M2", "L2")]),
-        ("L3", &["L2", "M3"], &[("L2", "L1"), ("M3", "R3")]),
-        ("M3", &["M2", "L3", "R3"], &[("M2", "M1")]),
-        ("R3", &["R2", "M3"], &[("R2", "R1"), ("M3", "L3")]),
+        (
+            "L1",
+            (-1.0, 1.0),
+            &["A", "M1", "L2"],
+            &[("M1", "R1"), ("L2", "L3")],
+        ),
+        ("M1", (0.0, 1.0), &["A", "L1", "R1", "M2"], &[("M2", "M3")]),
+        (
+            "R1",
+            (1.0, 1.0),
+            &["A", "M1", "R2"],
+            &[("M1", "L1"), ("R2", "R3")],
+        ),
+        (
+            "L2",
+            (-2.0, 2.0),
+            &["L1", "M2", "L3"],
+            &[("L1", "A"), ("M2", "R2")],
+        ),
+        ("M2", (0.0, 2.0), &["M1", "L2", "R2", "M3"], &[("M1", "A")]),
+        (
+            "R2",
+            (2.0, 2.0),
+            &["R1", "M2", "R3"],
+            &[("R1", "A"), ("M2", "L2")],
+        ),
+        (
+            "L3",
+            (-3.0, 3.0),
+            &["L2", "M3"],
+            &[("L2", "L1"), ("M3", "R3")],
+        ),
+        ("M3", (0.0, 3.0), &["M2", "L3", "R3"], &[("M2", "M1")]),
+        (
+            "R3",
+            (3.0, 3.0),
+            &["R2", "M3"],
+            &[("R2", "R1"), ("M3", "L3")],
+        ),
     ];
-    for (point, neighbours, leaps) in table {
-        let s = b.site(point).unwrap();
-        let mut got: Vec<&str> = b.neighbours(s).iter().map(|&n| b.name(n)).collect();
-        let mut want = neighbours.to_vec();
-        got.sort();
-        want.sort();
-        assert_eq!(got, want, "neighbours of {point}");
-        let mut got: Vec<(&str, &str)> = b
-            .leaps(s)
-            .iter()
-            .map(|&(o, l)| (b.name(o), b.name(l)))
-            .collect();
-        let mut want = leaps.to_vec();
-        got.sort();
-        want.sort();
-        assert_eq!(got, want, "leaps from {point}");
-    }
+    check_board_table(b, table);
 }
 
 #[test]
