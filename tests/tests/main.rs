@@ -10,3 +10,4 @@ mod kerala;
 mod language;
 mod pancha;
 mod raja_pasu;
+mod robustness;

@@ -90,3 +90,88 @@ fn the_embedded_grammar_is_the_one_in_grammar_folder() {
     let shared = include_str!("../../../grammar/keliya.pest");
     assert_eq!(embedded, shared);
 }
+
+/// Nothing on the input path panics: thousands of token soups, seeded, must parse or fail cleanly, and
+/// whatever parses must print and parse back to the same tree.
+#[test]
+fn random_token_soup_never_panics_and_round_trips_when_it_parses() {
+    let tokens = [
+        "choose",
+        "for",
+        "in",
+        "where",
+        "if",
+        "else",
+        "while",
+        "let",
+        "and",
+        "or",
+        "not",
+        "true",
+        "false",
+        "x",
+        "y",
+        "count",
+        "(",
+        ")",
+        "{",
+        "}",
+        "[",
+        "]",
+        ",",
+        ";",
+        "=",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        "+",
+        "-",
+        "*",
+        "/",
+        "%",
+        "+=",
+        "@A",
+        "@1B",
+        "7",
+        "99999999999",
+        "//c\n",
+        "\n",
+        " ",
+        "\"",
+        "#",
+        "é",
+        "\t",
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut parsed = 0;
+    for _ in 0..20_000 {
+        let len = (next() % 24) as usize;
+        let text: String = (0..len)
+            .map(|_| tokens[(next() % tokens.len() as u64) as usize])
+            .collect::<Vec<_>>()
+            .join(" ");
+        if let Ok(ast) = parse_program(&text) {
+            parsed += 1;
+            let printed = print::program_to_string(&ast);
+            let again = parse_program(&printed)
+                .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}: {e:?}"));
+            assert!(ast.same_shape(&again), "{text:?}");
+        }
+        if let Ok(e) = parse_expression(&text) {
+            let again =
+                parse_expression(&e.to_string()).unwrap_or_else(|err| panic!("{text:?}: {err:?}"));
+            assert!(e.same_shape(&again), "{text:?}");
+        }
+    }
+    assert!(
+        parsed > 100,
+        "the soup should sometimes be a program ({parsed})"
+    );
+}
