@@ -55,6 +55,13 @@ impl std::fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The interpreter passes errors boxed, so its many small results stay small (an error is rare).
+impl From<Box<EngineError>> for EngineError {
+    fn from(e: Box<EngineError>) -> Self {
+        *e
+    }
+}
+
 /// The position a rule runs on: the caller's, until the rule first changes it.
 type Scratch<'s> = Cow<'s, State>;
 
@@ -379,8 +386,8 @@ impl Game {
         }
         if let Some(limit) = self.caps.repetition {
             let h = st.position_hash();
-            let seen = st.history.iter().filter(|&&x| x == h).count() as u32 + 1;
-            std::sync::Arc::make_mut(&mut st.history).push(h);
+            let seen = st.history.count(h) as u32 + 1;
+            st.history.push(h);
             if seen >= limit {
                 st.result = cap(CapKind::Repetition);
                 return Ok(());
@@ -487,20 +494,20 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn error(&self, at: usize, message: String) -> EngineError {
-        EngineError {
+    fn error(&self, at: usize, message: String) -> Box<EngineError> {
+        Box::new(EngineError {
             rule: self.game.rule_name(self.rule).to_string(),
             at,
             message,
-        }
+        })
     }
 
-    fn exec_rule(&mut self, st: &mut Scratch<'_>) -> Result<Flow, EngineError> {
+    fn exec_rule(&mut self, st: &mut Scratch<'_>) -> Result<Flow, Box<EngineError>> {
         let body = &self.game.rules[self.rule as usize].body;
         self.exec(st, body)
     }
 
-    fn exec(&mut self, st: &mut Scratch<'_>, stmts: &'a [Stmt]) -> Result<Flow, EngineError> {
+    fn exec(&mut self, st: &mut Scratch<'_>, stmts: &'a [Stmt]) -> Result<Flow, Box<EngineError>> {
         for s in stmts {
             if self.result.is_some() {
                 return Ok(Flow::Done);
@@ -512,7 +519,7 @@ impl<'a> Run<'a> {
         Ok(Flow::Done)
     }
 
-    fn stmt(&mut self, st: &mut Scratch<'_>, s: &'a Stmt) -> Result<Flow, EngineError> {
+    fn stmt(&mut self, st: &mut Scratch<'_>, s: &'a Stmt) -> Result<Flow, Box<EngineError>> {
         match s {
             Stmt::Choose {
                 id,
@@ -619,7 +626,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn tick(&mut self, at: usize) -> Result<(), EngineError> {
+    fn tick(&mut self, at: usize) -> Result<(), Box<EngineError>> {
         self.steps += 1;
         if self.steps > self.game.max_steps_per_move {
             return Err(self.error(
@@ -647,7 +654,7 @@ impl<'a> Run<'a> {
         domain: &Domain,
         filter: Option<&Expr>,
         values: [Value; 2],
-    ) -> Result<bool, EngineError> {
+    ) -> Result<bool, Box<EngineError>> {
         let g = self.game;
         let on_board = |v: Value| matches!(v, Value::Site(s) if (s as usize) < g.board.len() && !g.board.offboard[s as usize]);
         let in_domain = match domain {
@@ -692,9 +699,9 @@ impl<'a> Run<'a> {
         slots: &[u16],
         domain: &Domain,
         filter: Option<&Expr>,
-    ) -> Result<Options, EngineError> {
+    ) -> Result<Options, Box<EngineError>> {
         let g = self.game;
-        let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, EngineError> {
+        let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, Box<EngineError>> {
             Ok(match run.eval(st, e)? {
                 Value::Site(s) => Some(s),
                 _ => None,
@@ -778,7 +785,7 @@ impl<'a> Run<'a> {
         effect: Effect,
         args: &[Expr],
         at: usize,
-    ) -> Result<(), EngineError> {
+    ) -> Result<(), Box<EngineError>> {
         let g = self.game;
         let mut vals = [Value::None; 3];
         for (slot, a) in vals.iter_mut().zip(args) {
@@ -882,7 +889,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    fn eval(&self, st: &State, e: &Expr) -> Result<Value, EngineError> {
+    fn eval(&self, st: &State, e: &Expr) -> Result<Value, Box<EngineError>> {
         let g = self.game;
         Ok(match e {
             Expr::Const(v) => *v,
@@ -998,8 +1005,8 @@ impl<'a> Run<'a> {
                         // Occurrences so far, this one included whether or not the turn has recorded it yet
                         // (end conditions are checked before it is recorded, rules after).
                         let h = st.position_hash();
-                        let seen = st.history.iter().filter(|&&x| x == h).count() as i64;
-                        Value::Int(seen + i64::from(st.history.last() != Some(&h)))
+                        let seen = st.history.count(h) as i64;
+                        Value::Int(seen + i64::from(st.history.last() != Some(h)))
                     }
                     Func::Length => match v[0] {
                         Value::Track(t) => {

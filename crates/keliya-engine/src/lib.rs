@@ -14,7 +14,7 @@ mod state;
 
 pub use interp::{Choice, EngineError, Move, PASS_RULE};
 pub use ir::*;
-pub use state::{CapKind, Outcome, Reason, State};
+pub use state::{CapKind, History, Outcome, Reason, State};
 
 use keliya_board::{Board, SiteId};
 

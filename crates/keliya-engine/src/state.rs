@@ -4,6 +4,54 @@ use smallvec::SmallVec;
 
 use crate::{Game, PlayerId};
 
+/// Position hashes recorded since the last capture, newest first: a persistent list, so a state and the
+/// states made from it share their past, copying a state copies one pointer, and recording a position
+/// never copies the earlier ones.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct History(Option<Arc<Recorded>>);
+
+#[derive(Debug, PartialEq, Eq, Hash)]
+struct Recorded {
+    hash: u64,
+    earlier: History,
+}
+
+impl History {
+    pub fn push(&mut self, hash: u64) {
+        let earlier = std::mem::take(self);
+        *self = History(Some(Arc::new(Recorded { hash, earlier })));
+    }
+    /// The most recent position recorded.
+    pub fn last(&self) -> Option<u64> {
+        self.0.as_ref().map(|r| r.hash)
+    }
+    /// Every recorded hash, newest first.
+    pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
+        let mut at = self.0.as_deref();
+        std::iter::from_fn(move || {
+            let r = at?;
+            at = r.earlier.0.as_deref();
+            Some(r.hash)
+        })
+    }
+    pub fn count(&self, hash: u64) -> usize {
+        self.iter().filter(|&h| h == hash).count()
+    }
+}
+
+/// Unlinks a long history one entry at a time: dropping it recursively could overflow the stack.
+impl Drop for History {
+    fn drop(&mut self) {
+        let mut next = self.0.take();
+        while let Some(shared) = next {
+            match Arc::try_unwrap(shared) {
+                Ok(mut only) => next = only.earlier.0.take(),
+                Err(_) => break, // still used by another state
+            }
+        }
+    }
+}
+
 /// Piece counts per (site, kind); inline up to 64 cells so small boards never allocate.
 pub type Counts = SmallVec<[u16; 64]>;
 /// Variable values; inline up to 8.
@@ -62,7 +110,7 @@ pub struct State {
     pub captures: u32,
     /// Position hashes since the last capture (for the repetition cap). Shared between a state and its
     /// copies until one of them records a new position, so copying a state stays cheap.
-    pub history: Arc<Vec<u64>>,
+    pub history: History,
     pub result: Option<Outcome>,
 }
 

@@ -186,3 +186,21 @@ fn the_turn_cap_ends_a_shuffle_as_a_draw() {
     );
     assert_eq!(s.turn, 10);
 }
+
+#[test]
+fn history_is_shared_counts_and_drops_a_long_chain_without_recursion() {
+    let mut a = History::default();
+    a.push(1);
+    a.push(2);
+    let mut b = a.clone();
+    b.push(1);
+    assert_eq!(a.count(1), 1);
+    assert_eq!(b.count(1), 2);
+    assert_eq!(b.last(), Some(1));
+    assert_eq!(b.iter().collect::<Vec<_>>(), [1, 2, 1]);
+    let mut long = History::default();
+    for i in 0..1_000_000 {
+        long.push(i);
+    }
+    drop(long);
+}

@@ -56,7 +56,8 @@ pub fn to_json(game: &Game, st: &State) -> Value {
         "turn": st.turn,
         "quiet_turns": st.quiet_turns,
         "captures": st.captures,
-        "history": st.history.iter().map(|h| format!("{h:016x}")).collect::<Vec<_>>(),
+        // Oldest first, as the positions occurred.
+        "history": st.history.iter().map(|h| format!("{h:016x}")).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>(),
         "result": result,
     })
 }
@@ -170,7 +171,7 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
     if let Some(h) = obj.get("history").and_then(Value::as_array) {
         for x in h {
             let text = x.as_str().ok_or("`history` holds hex strings")?;
-            std::sync::Arc::make_mut(&mut st.history).push(
+            st.history.push(
                 u64::from_str_radix(text, 16).map_err(|_| format!("bad history entry `{text}`"))?,
             );
         }
