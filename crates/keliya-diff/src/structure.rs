@@ -259,6 +259,20 @@ fn union(a: &[String], b: &[String]) -> Vec<String> {
     out
 }
 
+/// The entries of two mappings matched by key: `a`'s keys in order, then the keys only `b` has.
+fn pair<'n>(
+    a: &[(&'n Key, &'n Node)],
+    b: &[(&'n Key, &'n Node)],
+) -> Vec<(String, Option<Entry<'n>>, Option<Entry<'n>>)> {
+    let find = |es: &[Entry<'n>], n: &str| es.iter().find(|(k, _)| k.name == n).copied();
+    union(&names(a), &names(b))
+        .into_iter()
+        .map(|n| (n.clone(), find(a, &n), find(b, &n)))
+        .collect()
+}
+
+type Entry<'n> = (&'n Key, &'n Node);
+
 fn names(es: &[(&Key, &Node)]) -> Vec<String> {
     es.iter().map(|(k, _)| k.name.clone()).collect()
 }
@@ -552,6 +566,42 @@ struct Differ<'a> {
 
 impl Differ<'_> {
     #[allow(clippy::too_many_arguments)]
+    fn removed(
+        &mut self,
+        section: Section,
+        path: impl Into<String>,
+        description: impl Into<String>,
+        a: Span,
+    ) {
+        self.push(
+            section,
+            Kind::Removed,
+            path,
+            description,
+            Vec::new(),
+            vec![a],
+            Vec::new(),
+        );
+    }
+
+    fn added(
+        &mut self,
+        section: Section,
+        path: impl Into<String>,
+        description: impl Into<String>,
+        b: Span,
+    ) {
+        self.push(
+            section,
+            Kind::Added,
+            path,
+            description,
+            Vec::new(),
+            Vec::new(),
+            vec![b],
+        );
+    }
+
     fn push(
         &mut self,
         section: Section,
@@ -611,9 +661,7 @@ impl Differ<'_> {
             (Some((ka, va)), Some((kb, vb))) => {
                 if let (V::Map(_), V::Map(_)) = (&va.value, &vb.value) {
                     let (ma, mb) = (entries(Some(va)), entries(Some(vb)));
-                    for n in union(&names(&ma), &names(&mb)) {
-                        let ca = ma.iter().find(|(k, _)| k.name == n).copied();
-                        let cb = mb.iter().find(|(k, _)| k.name == n).copied();
+                    for (n, ca, cb) in pair(&ma, &mb) {
                         self.generic(
                             section,
                             &format!("{path}.{n}"),
@@ -641,9 +689,7 @@ impl Differ<'_> {
     /// Each key of a top-level mapping compared as plain YAML, labelled `<what> <key>`.
     fn keyed_generic(&mut self, section: Section, key: &str, what: &str) {
         let (ma, mb) = (entries(self.a.top(key)), entries(self.b.top(key)));
-        for n in union(&names(&ma), &names(&mb)) {
-            let ca = ma.iter().find(|(k, _)| k.name == n).copied();
-            let cb = mb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ca, cb) in pair(&ma, &mb) {
             self.generic(
                 section,
                 &format!("{key}.{n}"),
@@ -741,33 +787,25 @@ impl Differ<'_> {
         let display = |name: &str, v: &Node| {
             text_of(child(Some(v), "display")).unwrap_or_else(|| name.to_string())
         };
-        for n in union(&names(&pa), &names(&pb)) {
-            let ea = pa.iter().find(|(k, _)| k.name == n).copied();
-            let eb = pb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ea, eb) in pair(&pa, &pb) {
             let path = format!("players.{n}");
             match (ea, eb) {
                 (Some((k, v)), None) => {
                     let span = self.a.entry_span(k, v);
-                    self.push(
+                    self.removed(
                         Section::Players,
-                        Kind::Removed,
                         path,
                         format!("player {n} removed ({})", display(&n, v)),
-                        Vec::new(),
-                        vec![span],
-                        Vec::new(),
+                        span,
                     );
                 }
                 (None, Some((k, v))) => {
                     let span = self.b.entry_span(k, v);
-                    self.push(
+                    self.added(
                         Section::Players,
-                        Kind::Added,
                         path,
                         format!("player {n} added ({})", display(&n, v)),
-                        Vec::new(),
-                        Vec::new(),
-                        vec![span],
+                        span,
                     );
                 }
                 (Some((ka, va)), Some((kb, vb))) => {
@@ -823,33 +861,25 @@ impl Differ<'_> {
                 owner.as_deref().unwrap_or("nobody")
             )
         };
-        for n in union(&names(&pa), &names(&pb)) {
-            let ea = pa.iter().find(|(k, _)| k.name == n).copied();
-            let eb = pb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ea, eb) in pair(&pa, &pb) {
             let path = format!("pieces.{n}");
             match (ea, eb) {
                 (Some((k, v)), None) => {
                     let span = self.a.entry_span(k, v);
-                    self.push(
+                    self.removed(
                         Section::Pieces,
-                        Kind::Removed,
                         path,
                         format!("piece {n} removed ({})", about(&info(&n, v))),
-                        Vec::new(),
-                        vec![span],
-                        Vec::new(),
+                        span,
                     );
                 }
                 (None, Some((k, v))) => {
                     let span = self.b.entry_span(k, v);
-                    self.push(
+                    self.added(
                         Section::Pieces,
-                        Kind::Added,
                         path,
                         format!("piece {n} added ({})", about(&info(&n, v))),
-                        Vec::new(),
-                        Vec::new(),
-                        vec![span],
+                        span,
                     );
                 }
                 (Some((ka, va)), Some((kb, vb))) => {
@@ -1446,9 +1476,7 @@ impl Differ<'_> {
                 .join(", ")
         };
         let (ma, mb) = (entries(self.a.top("setup")), entries(self.b.top("setup")));
-        for n in union(&names(&ma), &names(&mb)) {
-            let ea = ma.iter().find(|(k, _)| k.name == n).copied();
-            let eb = mb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ea, eb) in pair(&ma, &mb) {
             let ca = ea.map(|(_, v)| contents(v)).unwrap_or_default();
             let cb = eb.map(|(_, v)| contents(v)).unwrap_or_default();
             let path = format!("setup.{n}");
@@ -1518,9 +1546,7 @@ impl Differ<'_> {
             )
         };
         let (ma, mb) = (entries(self.a.top("vars")), entries(self.b.top("vars")));
-        for n in union(&names(&ma), &names(&mb)) {
-            let ea = ma.iter().find(|(k, _)| k.name == n).copied();
-            let eb = mb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ea, eb) in pair(&ma, &mb) {
             let path = format!("vars.{n}");
             let (sa, sb) = (self.a.opt_entry_span(ea), self.b.opt_entry_span(eb));
             match (ea, eb) {
@@ -1618,27 +1644,21 @@ impl Differ<'_> {
             (Some((k, v)), None) => {
                 let span = self.a.entry_span(k, v);
                 let n = rows(&self.a, v).len();
-                self.push(
+                self.removed(
                     Section::Throws,
-                    Kind::Removed,
                     "throws",
                     format!("throws removed ({n} outcomes)"),
-                    Vec::new(),
-                    vec![span],
-                    Vec::new(),
+                    span,
                 );
             }
             (None, Some((k, v))) => {
                 let span = self.b.entry_span(k, v);
                 let n = rows(&self.b, v).len();
-                self.push(
+                self.added(
                     Section::Throws,
-                    Kind::Added,
                     "throws",
                     format!("throws added ({n} outcomes)"),
-                    Vec::new(),
-                    Vec::new(),
-                    vec![span],
+                    span,
                 );
             }
             (Some((_, va)), Some((_, vb))) => {
@@ -1907,33 +1927,25 @@ impl Differ<'_> {
             format!("when {when}: {w}")
         };
         let (ma, mb) = (entries(self.a.top("ends")), entries(self.b.top("ends")));
-        for n in union(&names(&ma), &names(&mb)) {
-            let ea = ma.iter().find(|(k, _)| k.name == n).copied();
-            let eb = mb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ea, eb) in pair(&ma, &mb) {
             let path = format!("ends.{n}");
             match (ea, eb) {
                 (Some((k, v)), None) => {
                     let span = self.a.entry_span(k, v);
-                    self.push(
+                    self.removed(
                         Section::Ends,
-                        Kind::Removed,
                         path,
                         format!("end {n} removed ({})", about(&read(v))),
-                        Vec::new(),
-                        vec![span],
-                        Vec::new(),
+                        span,
                     );
                 }
                 (None, Some((k, v))) => {
                     let span = self.b.entry_span(k, v);
-                    self.push(
+                    self.added(
                         Section::Ends,
-                        Kind::Added,
                         path,
                         format!("end {n} added ({})", about(&read(v))),
-                        Vec::new(),
-                        Vec::new(),
-                        vec![span],
+                        span,
                     );
                 }
                 (Some((_, va)), Some((_, vb))) => {
@@ -2006,9 +2018,7 @@ impl Differ<'_> {
             entries(self.a.top("invariants")),
             entries(self.b.top("invariants")),
         );
-        for n in union(&names(&ma), &names(&mb)) {
-            let ea = ma.iter().find(|(k, _)| k.name == n).copied();
-            let eb = mb.iter().find(|(k, _)| k.name == n).copied();
+        for (n, ea, eb) in pair(&ma, &mb) {
             let (sa, sb) = (self.a.opt_entry_span(ea), self.b.opt_entry_span(eb));
             let (xa, xb) = (
                 ea.and_then(|(_, v)| expr_text(Some(v))),
