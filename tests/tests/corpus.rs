@@ -1,5 +1,6 @@
 //! Every bundled ruleset validates, and every game plays seeded random games to the end with its invariants
-//! checked after every move and every throw.
+//! checked after every move and every throw, and the moves and positions of `successors` checked against
+//! `legal_moves` and `apply`.
 
 use keliya_play::Dice;
 use keliya_tests::{catalog, compile};
@@ -40,9 +41,20 @@ fn every_game_ends_with_its_invariants_holding_throughout() {
                         .legal_moves(&st)
                         .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
                     assert!(!moves.is_empty(), "{name} game {i}: no move and no result");
-                    st = game
-                        .apply(&st, &moves[dice.below(moves.len())])
+                    let k = dice.below(moves.len());
+                    let after = game
+                        .apply(&st, &moves[k])
                         .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
+                    // The search that keeps positions finds the same moves, in the same order, and
+                    // the position it kept for the chosen move is the one `apply` makes.
+                    let mut found = game.successors(&st).expect("successors");
+                    let found_moves: Vec<_> = found.iter().map(|s| s.mv.clone()).collect();
+                    assert_eq!(found_moves, moves, "{name} game {i} ply {}", st.ply);
+                    let kept = game
+                        .apply_successor(found.swap_remove(k))
+                        .expect("successor");
+                    assert_eq!(kept, after, "{name} game {i} ply {}", st.ply);
+                    st = after;
                 } else {
                     let total: f64 = outcomes.iter().map(|o| o.1).sum();
                     assert!(

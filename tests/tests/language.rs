@@ -348,3 +348,63 @@ fn shells_may_each_have_their_own_mouth_up_probability() {
         diags[0].message
     );
 }
+
+/// A ruleset whose rule changes the position before its choice points, and chooses inside a `for` and a
+/// `while`: each path must see the changes made before it, and no other path's.
+const LOOPED_CHOICES: &str = r#"
+title: Choices inside loops
+family: race
+players: {one: {}}
+pieces: {stone: {}}
+board:
+  generate: [{track: {prefix: s, squares: 4}}]
+setup: {s1: {stone: 1}, s2: {stone: 1}}
+vars:
+  kept: {initial: 0}
+rules:
+  sort:
+    do: |
+      place(stone, @s4)
+      for from in sites_with(stone) where from != @s4 {
+        choose keep in range(0, 1) {
+          if keep == 0 {
+            remove(stone, from)
+          } else {
+            kept += 1
+          }
+        }
+      }
+      let left = 2
+      while left > 0 {
+        choose step in range(1, left) {
+          left -= step
+        }
+      }
+caps: {max_turns: 1}
+"#;
+
+#[test]
+fn choices_inside_loops_follow_every_path_from_the_position_so_far() {
+    let path = ruleset("looped", LOOPED_CHOICES);
+    let s = Scenario::new(&path);
+    let game = s.game();
+    let st = game.initial_state();
+    let moves = game.legal_moves(&st).unwrap();
+    // Two yes/no choices in the `for` (s1, s2; s4 was filled first and is skipped), then the ways to
+    // count down 2 in steps of 1 or 2: (1, 1) or (2). 2 * 2 * 2 = 8 moves.
+    assert_eq!(moves.len(), 8, "{:?}", s.moves());
+    let mut kept_seen = Vec::new();
+    let successors = game.successors(&st).unwrap();
+    for (mv, found) in moves.iter().zip(successors) {
+        assert_eq!(&found.mv, mv, "same moves in the same order");
+        let after = game.apply(&st, mv).unwrap();
+        assert_eq!(game.apply_successor(found).unwrap(), after);
+        // The stone placed before the loop is on s4 in every position; each stone not kept is gone.
+        let count = |site: &str| after.count(game, game.board.site(site).unwrap(), 0);
+        assert_eq!(count("s4"), 1);
+        let kept = after.vars[0];
+        assert_eq!(i64::from(count("s1") + count("s2")), kept);
+        kept_seen.push(kept);
+    }
+    assert_eq!(kept_seen, [0, 0, 1, 1, 1, 1, 2, 2]);
+}

@@ -149,13 +149,15 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         let who = &game.players[st.to_move as usize].display;
         match seat {
             Seat::Computer(agent) => {
+                let mut found = game.successors(&st).map_err(crate::engine_error)?;
                 let k = agent
-                    .choose(game, &st, &legal, &mut dice)
+                    .choose(game, &st, &found, &mut dice)
                     .map_err(crate::engine_error)?;
-                let text = game.notation(&legal[k]);
+                let chosen = found.swap_remove(k);
+                let text = game.notation(&chosen.mv);
                 outln!("{who}: {text}");
                 session.push(
-                    game.apply(&st, &legal[k]).map_err(crate::engine_error)?,
+                    game.apply_successor(chosen).map_err(crate::engine_error)?,
                     text,
                 );
                 show_board = true;

@@ -1,13 +1,12 @@
 //! Running rules: legal moves by exploring choice points, applying a move, and what follows a move
 //! (next player, end conditions, caps).
 
-use keliya_board::SiteId;
-
+use crate::explore::{Decided, Explorer, Leaf, Mode};
 use crate::ir::*;
+use crate::run::{Run, Scratch};
 use crate::state::{CapKind, Outcome, Reason, State};
-use crate::{Game, PlayerId, ThrowRow};
+use crate::{Game, ThrowRow};
 use smallvec::SmallVec;
-use std::borrow::Cow;
 
 /// Rule index used for the forced pass of a player with no legal move.
 pub const PASS_RULE: u16 = u16::MAX;
@@ -62,39 +61,13 @@ impl From<Box<EngineError>> for EngineError {
     }
 }
 
-/// The position a rule runs on: the caller's, until the rule first changes it.
-type Scratch<'s> = Cow<'s, State>;
-
-/// The options at a choice point; inline up to 8, the usual case.
-type Options = SmallVec<[[Value; 2]; 8]>;
-
-enum Flow {
-    Done,
-    /// Stopped at a choice point whose options were not given: these are the options.
-    /// The options are left in [`Run::suspended`] (moving them up the call chain would copy them at every
-    /// level).
-    Suspend(u16),
-}
-
-struct Run<'a> {
-    game: &'a Game,
-    rule: u16,
-    prefix: &'a [Choice],
-    next: usize,
-    locals: SmallVec<[Value; 8]>,
-    again: bool,
-    /// The move captured, or brought a piece onto the board: something that cannot be undone, which
-    /// restarts the quiet-turn count and the repetition history.
-    captured: bool,
-    result: Option<Outcome>,
-    next_mover: Option<PlayerId>,
-    /// Set by `prefer(n)`; of all legal moves only those with the highest preference are kept.
-    preference: i64,
-    steps: u32,
-    /// Configurations met by `seen_before` in this move.
-    seen: std::cell::RefCell<Vec<u64>>,
-    /// The options of the choice point the run stopped at.
-    suspended: Options,
+/// A legal move with the position its rule left, before the turn's bookkeeping (next player, end
+/// conditions, caps). Move generation computes that position anyway; a playout that picks one of these
+/// and finishes it with [`Game::apply_successor`] does not run the rule a second time.
+pub struct Successor {
+    pub mv: Move,
+    position: State,
+    decided: Decided,
 }
 
 impl Game {
@@ -146,103 +119,99 @@ impl Game {
         if st.result.is_some() || st.chance_due {
             return Ok(Vec::new());
         }
-        let mut moves = self.real_moves(st)?;
+        let mut moves: Vec<Move> = self
+            .real_moves(st, false)?
+            .into_iter()
+            .map(|l| l.mv)
+            .collect();
         if moves.is_empty() {
             moves.push(Move::pass());
         }
         Ok(moves)
     }
 
-    fn real_moves(&self, st: &State) -> Result<Vec<Move>, EngineError> {
-        let mut moves = Vec::new();
-        let mut prefix = Vec::new();
-        self.moves_of(st, false, &mut moves, &mut prefix, usize::MAX)?;
-        if moves.is_empty() {
-            self.moves_of(st, true, &mut moves, &mut prefix, usize::MAX)?;
+    /// [`Game::legal_moves`], each with the position it leads to (to be finished by
+    /// [`Game::apply_successor`]). In the same order as `legal_moves`.
+    pub fn successors(&self, st: &State) -> Result<Vec<Successor>, EngineError> {
+        if st.result.is_some() || st.chance_due {
+            return Ok(Vec::new());
         }
-        // `prefer(n)`: only the moves with the highest preference are legal.
-        let best = moves.iter().map(|m| m.1).max().unwrap_or(0);
-        Ok(moves
+        let mut found: Vec<Successor> = self
+            .real_moves(st, true)?
             .into_iter()
-            .filter(|m| m.1 == best)
-            .map(|m| m.0)
-            .collect())
+            .filter_map(|l| {
+                Some(Successor {
+                    mv: l.mv,
+                    position: l.position?,
+                    decided: l.decided,
+                })
+            })
+            .collect();
+        if found.is_empty() {
+            found.push(Successor {
+                mv: Move::pass(),
+                position: st.clone(),
+                decided: Decided::default(),
+            });
+        }
+        Ok(found)
+    }
+
+    /// The position after a move found by [`Game::successors`] in `st`: the same as `apply(st, &s.mv)`.
+    pub fn apply_successor(&self, s: Successor) -> Result<State, EngineError> {
+        let pass = s.mv.is_pass();
+        self.finish(s.position, s.decided, pass)
+    }
+
+    /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
+    /// those, the ones `prefer(n)` ranks highest.
+    fn real_moves(&self, st: &State, keep_positions: bool) -> Result<Vec<Leaf>, EngineError> {
+        let mut found = self.search(st, false, keep_positions, usize::MAX)?;
+        if found.is_empty() {
+            found = self.search(st, true, keep_positions, usize::MAX)?;
+        }
+        let best = found.iter().map(|l| l.preference).max().unwrap_or(0);
+        found.retain(|l| l.preference == best);
+        Ok(found)
     }
 
     /// `stuck`: no ordinary rule gives the player to move a move (fallback rules do not count).
-    fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
+    pub(crate) fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
         // One move is enough to know: stop at the first.
-        let mut moves = Vec::new();
-        self.moves_of(st, false, &mut moves, &mut Vec::new(), 1)?;
-        Ok(!moves.is_empty())
+        Ok(!self.search(st, false, false, 1)?.is_empty())
     }
 
-    fn moves_of(
+    /// The complete paths through every rule (ordinary or fallback) that the player to move may use now.
+    fn search(
         &self,
         st: &State,
         fallback: bool,
-        moves: &mut Vec<(Move, i64)>,
-        prefix: &mut Vec<Choice>,
+        keep_positions: bool,
         limit: usize,
-    ) -> Result<(), EngineError> {
+    ) -> Result<Vec<Leaf>, EngineError> {
+        let mut explorer = Explorer::new(self, Mode::Search, keep_positions).limit(limit);
+        let mut scratch = Scratch::new(st);
         for (i, rule) in self.rules.iter().enumerate() {
-            if moves.len() >= limit {
+            if explorer.full() {
                 break;
             }
             if rule.fallback != fallback || rule.player.is_some_and(|p| p != st.to_move) {
                 continue;
             }
-            if let Some(when) = &rule.when {
-                let run = Run::new(self, i as u16, &[]);
-                if !run.eval(st, when)?.truthy() {
-                    continue;
-                }
+            if let Some(when) = &rule.when
+                && !Run::new(self, i as u16).eval(st, when)?.truthy()
+            {
+                continue;
             }
-            self.explore(st, i as u16, prefix, moves, limit)?;
+            explorer.rule(&mut scratch, i as u16, &[])?;
         }
-        Ok(())
-    }
-
-    /// Depth-first over choice points: run the rule with the choices made so far; where it stops at a new
-    /// choice point, try each option in turn.
-    fn explore(
-        &self,
-        st: &State,
-        rule: u16,
-        prefix: &mut Vec<Choice>,
-        out: &mut Vec<(Move, i64)>,
-        limit: usize,
-    ) -> Result<(), EngineError> {
-        if out.len() >= limit {
-            return Ok(());
-        }
-        // Borrowed until a rule changes something: most runs stop at a choice point before any effect.
-        let mut scratch = Cow::Borrowed(st);
-        let mut run = Run::new(self, rule, prefix);
-        match run.exec_rule(&mut scratch)? {
-            Flow::Done => out.push((
-                Move {
-                    rule,
-                    choices: SmallVec::from_slice(prefix),
-                },
-                run.preference,
-            )),
-            Flow::Suspend(point) => {
-                for values in std::mem::take(&mut run.suspended) {
-                    prefix.push(Choice { point, values });
-                    self.explore(st, rule, prefix, out, limit)?;
-                    prefix.pop();
-                }
-            }
-        }
-        Ok(())
+        Ok(explorer.leaves)
     }
 
     /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
     /// Moves come from [`Game::legal_moves`] or [`Game::parse_move`]; a move built by hand that its rule
     /// allows but that `prefer(n)` ranks below another is not detected here.
     pub fn apply(&self, st: &State, mv: &Move) -> Result<State, EngineError> {
-        let mut next = st.clone();
         let illegal = |message: String| EngineError {
             rule: self.rule_name(mv.rule).to_string(),
             at: 0,
@@ -254,54 +223,58 @@ impl Game {
         if st.chance_due {
             return Err(illegal("a throw is due before the next move".into()));
         }
-        let (again, captured, result, next_mover) = if mv.is_pass() {
-            if !self.real_moves(st)?.is_empty() {
+        if mv.is_pass() {
+            if !self.search(st, false, false, 1)?.is_empty()
+                || !self.search(st, true, false, 1)?.is_empty()
+            {
                 return Err(illegal(
                     "a player may pass only when no other move is legal".into(),
                 ));
             }
-            // A throw that cannot be used is lost with any extra throw it would have given.
-            (false, false, None, None)
-        } else {
-            let Some(rule) = self.rules.get(mv.rule as usize) else {
-                return Err(illegal(format!("no rule number {}", mv.rule)));
-            };
-            if rule.player.is_some_and(|p| p != st.to_move) {
-                return Err(illegal("this rule is not for the player to move".into()));
-            }
-            let mut run = Run::new(self, mv.rule, &mv.choices);
-            if let Some(when) = &rule.when {
-                if !run.eval(st, when)?.truthy() {
-                    return Err(illegal("the rule's condition does not hold".into()));
-                }
-            }
-            let mut scratch = Cow::Borrowed(st);
-            match run.exec_rule(&mut scratch)? {
-                Flow::Done if run.next == mv.choices.len() => {}
-                _ => return Err(illegal("the move's choices do not match the rule".into())),
-            }
-            next = scratch.into_owned();
-            let again = run.again || st.throw.is_some_and(|t| self.throw_row(t).again);
-            (again, run.captured, run.result, run.next_mover)
+            return self.finish(st.clone(), Decided::default(), true);
+        }
+        let Some(rule) = self.rules.get(mv.rule as usize) else {
+            return Err(illegal(format!("no rule number {}", mv.rule)));
         };
+        if rule.player.is_some_and(|p| p != st.to_move) {
+            return Err(illegal("this rule is not for the player to move".into()));
+        }
+        if let Some(when) = &rule.when
+            && !Run::new(self, mv.rule).eval(st, when)?.truthy()
+        {
+            return Err(illegal("the rule's condition does not hold".into()));
+        }
+        let mut explorer = Explorer::new(self, Mode::Replay, false);
+        let mut scratch = Scratch::new(st);
+        explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
+        match explorer.leaves.pop() {
+            Some(leaf) => self.finish(scratch.into_state(), leaf.decided, false),
+            None => Err(illegal("the move's choices do not match the rule".into())),
+        }
+    }
+
+    /// The turn's bookkeeping after a move: the throw is spent, the game may be decided, the next player
+    /// (or the same, on an extra throw) is settled in.
+    fn finish(&self, mut next: State, decided: Decided, pass: bool) -> Result<State, EngineError> {
+        // A throw that cannot be used (a pass) is lost with any extra throw it would have given.
+        let again = !pass && (decided.again || next.throw.is_some_and(|t| self.throw_row(t).again));
+        let captured = decided.captured;
         next.ply += 1;
         next.throw = None;
         if captured {
             next.quiet_turns = 0;
             next.history = Default::default();
         }
-        if let Some(outcome) = result {
+        if let Some(outcome) = decided.result {
             next.result = Some(outcome);
             return Ok(next);
         }
-        if let Some(p) = next_mover {
+        if let Some(p) = decided.next_mover {
             next.to_move = p;
-            next.turn += 1;
-            if !captured {
-                next.quiet_turns += 1;
-            }
         } else if !again {
-            next.to_move = self.next_player(st.to_move);
+            next.to_move = self.next_player(next.to_move);
+        }
+        if decided.next_mover.is_some() || !again {
             next.turn += 1;
             if !captured {
                 next.quiet_turns += 1;
@@ -311,7 +284,7 @@ impl Game {
         Ok(next)
     }
 
-    fn throw_row(&self, t: u8) -> &ThrowRow {
+    pub(crate) fn throw_row(&self, t: u8) -> &ThrowRow {
         &self
             .throws
             .as_ref()
@@ -330,7 +303,7 @@ impl Game {
 
     /// The names of the ruleset's invariants that do not hold in `st`.
     pub fn broken_invariants(&self, st: &State) -> Result<Vec<String>, EngineError> {
-        let run = Run::new(self, PASS_RULE, &[]);
+        let run = Run::new(self, PASS_RULE);
         let mut broken = Vec::new();
         for (name, e) in &self.invariants {
             if !run.eval(st, e)?.truthy() {
@@ -350,7 +323,7 @@ impl Game {
     /// Settles the position a player is about to move in: end conditions first, then caps, then a due throw.
     fn begin_turn(&self, st: &mut State) -> Result<(), EngineError> {
         for (i, end) in self.ends.iter().enumerate() {
-            let run = Run::new(self, PASS_RULE, &[]);
+            let run = Run::new(self, PASS_RULE);
             if run.eval(st, &end.when)?.truthy() {
                 let winner = match &end.winner {
                     None => None,
@@ -472,600 +445,4 @@ fn normalise(s: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_ascii_lowercase()
-}
-
-impl<'a> Run<'a> {
-    fn new(game: &'a Game, rule: u16, prefix: &'a [Choice]) -> Self {
-        let locals = game.rules.get(rule as usize).map_or(0, |r| r.locals);
-        Run {
-            game,
-            rule,
-            prefix,
-            next: 0,
-            locals: smallvec::smallvec![Value::None; locals],
-            again: false,
-            captured: false,
-            result: None,
-            next_mover: None,
-            preference: 0,
-            steps: 0,
-            seen: std::cell::RefCell::new(Vec::new()),
-            suspended: Options::new(),
-        }
-    }
-
-    fn error(&self, at: usize, message: String) -> Box<EngineError> {
-        Box::new(EngineError {
-            rule: self.game.rule_name(self.rule).to_string(),
-            at,
-            message,
-        })
-    }
-
-    fn exec_rule(&mut self, st: &mut Scratch<'_>) -> Result<Flow, Box<EngineError>> {
-        let body = &self.game.rules[self.rule as usize].body;
-        self.exec(st, body)
-    }
-
-    fn exec(&mut self, st: &mut Scratch<'_>, stmts: &'a [Stmt]) -> Result<Flow, Box<EngineError>> {
-        for s in stmts {
-            if self.result.is_some() {
-                return Ok(Flow::Done);
-            }
-            if let Flow::Suspend(p) = self.stmt(st, s)? {
-                return Ok(Flow::Suspend(p));
-            }
-        }
-        Ok(Flow::Done)
-    }
-
-    fn stmt(&mut self, st: &mut Scratch<'_>, s: &'a Stmt) -> Result<Flow, Box<EngineError>> {
-        match s {
-            Stmt::Choose {
-                id,
-                slots,
-                domain,
-                filter,
-                body,
-                at,
-            } => {
-                if self.next < self.prefix.len() {
-                    // Replaying a choice already made: check it belongs to the options without listing them.
-                    let choice = self.prefix[self.next];
-                    if choice.point != *id
-                        || !self.is_option(st, slots, domain, filter.as_ref(), choice.values)?
-                    {
-                        return Err(self.error(
-                            *at,
-                            "the move's choice is not one of the options here".into(),
-                        ));
-                    }
-                    self.next += 1;
-                    self.bind(slots, choice.values);
-                    self.exec(st, body)
-                } else {
-                    self.suspended = self.options(st, slots, domain, filter.as_ref())?;
-                    Ok(Flow::Suspend(*id))
-                }
-            }
-            Stmt::For {
-                slots,
-                domain,
-                filter,
-                body,
-                at,
-            } => {
-                for values in self.options(st, slots, domain, filter.as_ref())? {
-                    self.tick(*at)?;
-                    self.bind(slots, values);
-                    if let Flow::Suspend(p) = self.exec(st, body)? {
-                        return Ok(Flow::Suspend(p));
-                    }
-                }
-                Ok(Flow::Done)
-            }
-            Stmt::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                if self.eval(st, cond)?.truthy() {
-                    self.exec(st, then)
-                } else {
-                    self.exec(st, otherwise)
-                }
-            }
-            Stmt::While { cond, body, at } => {
-                while self.eval(st, cond)?.truthy() {
-                    self.tick(*at)?;
-                    if let Flow::Suspend(p) = self.exec(st, body)? {
-                        return Ok(Flow::Suspend(p));
-                    }
-                    if self.result.is_some() {
-                        break;
-                    }
-                }
-                Ok(Flow::Done)
-            }
-            Stmt::SetLocal { slot, op, value } => {
-                let v = self.eval(st, value)?;
-                let cur = self.locals[*slot as usize];
-                self.locals[*slot as usize] = combine(*op, cur, v);
-                Ok(Flow::Done)
-            }
-            Stmt::SetVar {
-                var,
-                player,
-                op,
-                value,
-                at,
-            } => {
-                let p = match player {
-                    Some(e) => match self.eval(st, e)? {
-                        Value::Player(p) => Some(p),
-                        _ => {
-                            return Err(
-                                self.error(*at, "a per-player variable needs a player".into())
-                            );
-                        }
-                    },
-                    None => None,
-                };
-                let slot = self.game.var_slot(*var as usize, p);
-                let v = self.eval(st, value)?;
-                let new = combine(*op, Value::Int(st.vars[slot]), v).int();
-                if new != st.vars[slot] {
-                    st.to_mut().vars[slot] = new;
-                }
-                Ok(Flow::Done)
-            }
-            Stmt::Effect { effect, args, at } => {
-                self.effect(st, *effect, args, *at)?;
-                Ok(Flow::Done)
-            }
-        }
-    }
-
-    fn tick(&mut self, at: usize) -> Result<(), Box<EngineError>> {
-        self.steps += 1;
-        if self.steps > self.game.max_steps_per_move {
-            return Err(self.error(
-                at,
-                format!(
-                    "a move took more than {} loop steps",
-                    self.game.max_steps_per_move
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    fn bind(&mut self, slots: &[u16], values: [Value; 2]) {
-        for (slot, v) in slots.iter().zip(values) {
-            self.locals[*slot as usize] = v;
-        }
-    }
-
-    /// Whether `values` is one of the options `options` would list, computed directly.
-    fn is_option(
-        &mut self,
-        st: &State,
-        slots: &[u16],
-        domain: &Domain,
-        filter: Option<&Expr>,
-        values: [Value; 2],
-    ) -> Result<bool, Box<EngineError>> {
-        let g = self.game;
-        let on_board = |v: Value| matches!(v, Value::Site(s) if (s as usize) < g.board.len() && !g.board.offboard[s as usize]);
-        let in_domain = match domain {
-            Domain::Sites => on_board(values[0]),
-            Domain::SitesWith(piece) => match (self.eval(st, piece)?, values[0]) {
-                (Value::Piece(p), Value::Site(s)) => on_board(values[0]) && st.count(g, s, p) > 0,
-                _ => false,
-            },
-            Domain::Neighbours(e) => match (self.eval(st, e)?, values[0]) {
-                (Value::Site(from), Value::Site(to)) => g.board.neighbours(from).contains(&to),
-                _ => false,
-            },
-            Domain::Leaps(e) => match (self.eval(st, e)?, values) {
-                (Value::Site(from), [Value::Site(o), Value::Site(l)]) => {
-                    g.board.leaps(from).contains(&(o, l))
-                }
-                _ => false,
-            },
-            Domain::Range(a, b) => {
-                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
-                matches!(values[0], Value::Int(v) if a <= v && v <= b.min(a.saturating_add(10_000)))
-            }
-            Domain::Track(t) => match (self.eval(st, t)?, values[0]) {
-                (Value::Track(t), Value::Site(s)) => g.board.tracks[t as usize].points.contains(&s),
-                _ => false,
-            },
-            Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
-        };
-        if !in_domain {
-            return Ok(false);
-        }
-        self.bind(slots, values);
-        match filter {
-            Some(f) => Ok(self.eval(st, f)?.truthy()),
-            None => Ok(true),
-        }
-    }
-
-    fn options(
-        &mut self,
-        st: &State,
-        slots: &[u16],
-        domain: &Domain,
-        filter: Option<&Expr>,
-    ) -> Result<Options, Box<EngineError>> {
-        let g = self.game;
-        let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, Box<EngineError>> {
-            Ok(match run.eval(st, e)? {
-                Value::Site(s) => Some(s),
-                _ => None,
-            })
-        };
-        let mut items = Options::new();
-        match domain {
-            Domain::Sites => items.extend(
-                g.board
-                    .playing_sites()
-                    .map(|s| [Value::Site(s), Value::None]),
-            ),
-            Domain::SitesWith(piece) => {
-                if let Value::Piece(p) = self.eval(st, piece)? {
-                    items.extend(
-                        g.board
-                            .playing_sites()
-                            .filter(|&s| st.count(g, s, p) > 0)
-                            .map(|s| [Value::Site(s), Value::None]),
-                    );
-                }
-            }
-            Domain::Neighbours(e) => {
-                if let Some(s) = site_arg(self, e)? {
-                    items.extend(
-                        g.board
-                            .neighbours(s)
-                            .iter()
-                            .map(|&n| [Value::Site(n), Value::None]),
-                    );
-                }
-            }
-            Domain::Leaps(e) => {
-                if let Some(s) = site_arg(self, e)? {
-                    items.extend(
-                        g.board
-                            .leaps(s)
-                            .iter()
-                            .map(|&(o, l)| [Value::Site(o), Value::Site(l)]),
-                    );
-                }
-            }
-            Domain::Range(a, b) => {
-                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
-                // Bounded so a careless range cannot exhaust memory.
-                let b = b.min(a.saturating_add(10_000));
-                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
-            }
-            Domain::Track(t) => {
-                if let Value::Track(t) = self.eval(st, t)? {
-                    items.extend(
-                        g.board.tracks[t as usize]
-                            .points
-                            .iter()
-                            .map(|&s| [Value::Site(s), Value::None]),
-                    )
-                }
-            }
-            Domain::Players => items.extend(
-                g.turn_order
-                    .iter()
-                    .map(|&p| [Value::Player(p), Value::None]),
-            ),
-        }
-        if let Some(f) = filter {
-            let mut kept = Options::new();
-            for values in items {
-                self.bind(slots, values);
-                if self.eval(st, f)?.truthy() {
-                    kept.push(values);
-                }
-            }
-            items = kept;
-        }
-        Ok(items)
-    }
-
-    fn effect(
-        &mut self,
-        st: &mut Scratch<'_>,
-        effect: Effect,
-        args: &[Expr],
-        at: usize,
-    ) -> Result<(), Box<EngineError>> {
-        let g = self.game;
-        let mut vals = [Value::None; 3];
-        for (slot, a) in vals.iter_mut().zip(args) {
-            *slot = self.eval(st, a)?;
-        }
-        let k = g.piece_count();
-        let cell = |piece: Value, site: Value| -> Option<usize> {
-            match (piece, site) {
-                (Value::Piece(p), Value::Site(s)) => Some(s as usize * k + p as usize),
-                _ => None,
-            }
-        };
-        let name = |v: Value| g.value_text(v);
-        match effect {
-            Effect::Place => {
-                let c = cell(vals[0], vals[1])
-                    .ok_or_else(|| self.error(at, "place needs a piece and a site".into()))?;
-                let n = st.counts[c]
-                    .checked_add(1)
-                    .ok_or_else(|| self.error(at, "too many pieces".into()))?;
-                st.to_mut().counts[c] = n;
-            }
-            Effect::Remove | Effect::Capture => {
-                let c = cell(vals[0], vals[1])
-                    .ok_or_else(|| self.error(at, "needs a piece and a site".into()))?;
-                if st.counts[c] == 0 {
-                    return Err(self.error(
-                        at,
-                        format!("no {} on {} to remove", name(vals[0]), name(vals[1])),
-                    ));
-                }
-                let st = st.to_mut();
-                st.counts[c] -= 1;
-                if effect == Effect::Capture {
-                    self.captured = true;
-                    st.captures += 1;
-                }
-            }
-            Effect::Move => {
-                let from = cell(vals[0], vals[1])
-                    .ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
-                let to = cell(vals[0], vals[2])
-                    .ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
-                if st.counts[from] == 0 {
-                    return Err(self.error(
-                        at,
-                        format!("no {} on {} to move", name(vals[0]), name(vals[1])),
-                    ));
-                }
-                let n = st.counts[to]
-                    .checked_add(1)
-                    .ok_or_else(|| self.error(at, "too many pieces".into()))?;
-                if let (Value::Site(a), Value::Site(b)) = (vals[1], vals[2]) {
-                    // Entering from an off-board place (a drop, an entry) is progress, like a capture.
-                    if g.board.offboard[a as usize] && !g.board.offboard[b as usize] {
-                        self.captured = true;
-                    }
-                }
-                let st = st.to_mut();
-                st.counts[from] -= 1;
-                st.counts[to] = n;
-            }
-            Effect::SetCount => {
-                let c = cell(vals[0], vals[1])
-                    .ok_or_else(|| self.error(at, "set_count needs piece, site, n".into()))?;
-                let n = vals[2].int();
-                let n = u16::try_from(n)
-                    .map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
-                if st.counts[c] != n {
-                    st.to_mut().counts[c] = n;
-                }
-            }
-            Effect::Again => self.again = true,
-            Effect::Prefer => self.preference = vals[0].int(),
-            Effect::Win => {
-                let winner = match vals[0] {
-                    Value::Player(p) => Some(p),
-                    _ => return Err(self.error(at, "win needs a player".into())),
-                };
-                self.result = Some(Outcome {
-                    winner,
-                    reason: Reason::Rule(self.rule),
-                });
-            }
-            Effect::SetMover => match vals[0] {
-                Value::Player(p) => self.next_mover = Some(p),
-                _ => return Err(self.error(at, "set_mover needs a player".into())),
-            },
-            Effect::Assert => {
-                if !vals[0].truthy() {
-                    return Err(self.error(at, "an `assert` of the rules does not hold".into()));
-                }
-            }
-            Effect::Draw => {
-                self.result = Some(Outcome {
-                    winner: None,
-                    reason: Reason::Rule(self.rule),
-                })
-            }
-        }
-        Ok(())
-    }
-
-    fn eval(&self, st: &State, e: &Expr) -> Result<Value, Box<EngineError>> {
-        let g = self.game;
-        Ok(match e {
-            Expr::Const(v) => *v,
-            Expr::Local(slot) => self.locals[*slot as usize],
-            Expr::Var { slot } => Value::Int(st.vars[*slot as usize]),
-            Expr::VarOf { var, player } => match self.eval(st, player)? {
-                Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
-                _ => Value::None,
-            },
-            Expr::Ambient(a) => match a {
-                Ambient::Mover => Value::Player(st.to_move),
-                Ambient::Throw => st
-                    .throw
-                    .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
-                Ambient::Stuck => Value::Bool(!st.chance_due && !g.has_ordinary_move(st)?),
-                Ambient::Ply => Value::Int(st.ply as i64),
-                Ambient::Turn => Value::Int(st.turn as i64),
-            },
-            Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
-            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
-            Expr::Bin(op, a, b) => {
-                // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
-                match op {
-                    BinOp::And => {
-                        return Ok(Value::Bool(
-                            self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy(),
-                        ));
-                    }
-                    BinOp::Or => {
-                        return Ok(Value::Bool(
-                            self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy(),
-                        ));
-                    }
-                    _ => {}
-                }
-                let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
-                let (i, j) = (x.int(), y.int());
-                match op {
-                    BinOp::Eq => Value::Bool(x == y),
-                    BinOp::Ne => Value::Bool(x != y),
-                    BinOp::Le => Value::Bool(i <= j),
-                    BinOp::Ge => Value::Bool(i >= j),
-                    BinOp::Lt => Value::Bool(i < j),
-                    BinOp::Gt => Value::Bool(i > j),
-                    BinOp::Add => Value::Int(i.saturating_add(j)),
-                    BinOp::Sub => Value::Int(i.saturating_sub(j)),
-                    BinOp::Mul => Value::Int(i.saturating_mul(j)),
-                    // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
-                    BinOp::Div => Value::Int(i.checked_div(j).unwrap_or(0)),
-                    BinOp::Rem => Value::Int(i.checked_rem(j).unwrap_or(0)),
-                    BinOp::And | BinOp::Or => unreachable!("handled above"),
-                }
-            }
-            Expr::Call(f, args) => {
-                let mut v = [Value::None; 3];
-                for (slot, a) in v.iter_mut().zip(args) {
-                    *slot = self.eval(st, a)?;
-                }
-                match f {
-                    Func::Count => match (v[0], v[1]) {
-                        (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
-                        (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
-                        _ => Value::Int(0),
-                    },
-                    Func::Empty => match v[0] {
-                        Value::Site(s) => Value::Bool(st.site_total(g, s) == 0),
-                        _ => Value::Bool(false),
-                    },
-                    Func::Has => match (v[0], v[1]) {
-                        (Value::Site(s), Value::Piece(p)) => Value::Bool(st.count(g, s, p) > 0),
-                        _ => Value::Bool(false),
-                    },
-                    Func::Hand => match v[0] {
-                        Value::Player(p) => g.hands[p as usize].map_or(Value::None, Value::Site),
-                        _ => Value::None,
-                    },
-                    Func::NextPlayer => match v[0] {
-                        Value::Player(p) => Value::Player(g.next_player(p)),
-                        _ => Value::None,
-                    },
-                    Func::PieceOwner => match v[0] {
-                        Value::Piece(p) => g.pieces[p as usize]
-                            .owner
-                            .map_or(Value::None, Value::Player),
-                        _ => Value::None,
-                    },
-                    Func::Total => match v[0] {
-                        Value::Piece(p) => Value::Int(
-                            (0..g.board.len())
-                                .map(|s| st.count(g, s as SiteId, p) as i64)
-                                .sum(),
-                        ),
-                        _ => Value::Int(0),
-                    },
-                    Func::Along => match (v[0], v[1]) {
-                        (Value::Track(t), Value::Site(s)) => g
-                            .board
-                            .along(t as usize, s, v[2].int())
-                            .map_or(Value::None, Value::Site),
-                        _ => Value::None,
-                    },
-                    Func::IndexOn => match (v[0], v[1]) {
-                        (Value::Track(t), Value::Site(s)) => Value::Int(
-                            g.board.tracks[t as usize]
-                                .points
-                                .iter()
-                                .position(|&p| p == s)
-                                .map_or(-1, |i| i as i64),
-                        ),
-                        _ => Value::Int(-1),
-                    },
-                    Func::Repetitions => {
-                        // Occurrences so far, this one included whether or not the turn has recorded it yet
-                        // (end conditions are checked before it is recorded, rules after).
-                        let h = st.position_hash();
-                        let seen = st.history.count(h) as i64;
-                        Value::Int(seen + i64::from(st.history.last() != Some(h)))
-                    }
-                    Func::Length => match v[0] {
-                        Value::Track(t) => {
-                            Value::Int(g.board.tracks[t as usize].points.len() as i64)
-                        }
-                        _ => Value::Int(0),
-                    },
-                    Func::SiteOwner => match v[0] {
-                        Value::Site(s) => {
-                            g.site_owner[s as usize].map_or(Value::None, Value::Player)
-                        }
-                        _ => Value::None,
-                    },
-                    Func::Route => match v[0] {
-                        Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
-                        _ => Value::None,
-                    },
-                    Func::Tagged => match (v[0], v[1]) {
-                        (Value::Site(s), Value::Int(bit)) => {
-                            Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1)
-                        }
-                        _ => Value::Bool(false),
-                    },
-                    Func::SeenBefore => {
-                        let key = st.position_hash() ^ site_key(v[0]);
-                        let mut seen = self.seen.borrow_mut();
-                        let before = seen.contains(&key);
-                        if !before {
-                            seen.push(key);
-                        }
-                        Value::Bool(before)
-                    }
-                    Func::MostOnAPoint => Value::Int(
-                        g.board
-                            .playing_sites()
-                            .map(|s| st.site_total(g, s) as i64)
-                            .max()
-                            .unwrap_or(0),
-                    ),
-                    Func::Min => Value::Int(v[0].int().min(v[1].int())),
-                    Func::Max => Value::Int(v[0].int().max(v[1].int())),
-                    Func::Abs => Value::Int(v[0].int().wrapping_abs()),
-                }
-            }
-        })
-    }
-}
-
-fn site_key(v: Value) -> u64 {
-    match v {
-        Value::Site(s) => (s as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd),
-        _ => 0,
-    }
-}
-
-fn combine(op: AssignOp, cur: Value, v: Value) -> Value {
-    match op {
-        AssignOp::Set => v,
-        AssignOp::Add => Value::Int(cur.int().saturating_add(v.int())),
-        AssignOp::Sub => Value::Int(cur.int().saturating_sub(v.int())),
-    }
 }

@@ -8,11 +8,13 @@
 //! Architecture invariants: the engine knows primitives (sites, pieces, choices, effects), never a game; it does
 //! no I/O and no parsing; its hot types carry no serde.
 
+mod explore;
 mod interp;
 pub mod ir;
+mod run;
 mod state;
 
-pub use interp::{Choice, EngineError, Move, PASS_RULE};
+pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor};
 pub use ir::*;
 pub use state::{CapKind, History, Outcome, Reason, State};
 

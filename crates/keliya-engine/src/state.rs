@@ -92,7 +92,7 @@ pub struct Outcome {
 }
 
 /// A position and everything needed to continue from it. Cheap to clone; compared and hashed whole.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Pieces per (site, piece kind): `counts[site * kinds + kind]`.
     pub counts: Counts,
@@ -112,6 +112,25 @@ pub struct State {
     /// copies until one of them records a new position, so copying a state stays cheap.
     pub history: History,
     pub result: Option<Outcome>,
+}
+
+/// Copied by hand: a derived clone would copy the inline lists element by element; these copy them whole.
+impl Clone for State {
+    fn clone(&self) -> Self {
+        State {
+            counts: Counts::from_slice(&self.counts),
+            vars: Vars::from_slice(&self.vars),
+            to_move: self.to_move,
+            throw: self.throw,
+            chance_due: self.chance_due,
+            ply: self.ply,
+            turn: self.turn,
+            quiet_turns: self.quiet_turns,
+            captures: self.captures,
+            history: self.history.clone(),
+            result: self.result,
+        }
+    }
 }
 
 impl State {

@@ -1,19 +1,19 @@
 //! Agents: who picks the move for a seat. `random`, `greedy` (one ply), `mcts` (UCT with chance nodes).
 //! Every agent draws its randomness from the game's dice, so a seed fixes the whole game.
 
-use keliya_engine::{EngineError, Game, Move, State};
+use keliya_engine::{EngineError, Game, Move, State, Successor};
 
 use crate::Dice;
 
 pub trait Agent: Send {
     /// The spec that recreates this agent, e.g. `mcts:iterations=500`.
     fn spec(&self) -> String;
-    /// Index into `moves` (never empty).
+    /// Index into `moves` (never empty): the legal moves of `st` with the positions they lead to.
     fn choose(
         &mut self,
         game: &Game,
         st: &State,
-        moves: &[Move],
+        moves: &[Successor],
         dice: &mut Dice,
     ) -> Result<usize, EngineError>;
 }
@@ -87,7 +87,7 @@ impl Agent for RandomAgent {
         &mut self,
         _: &Game,
         _: &State,
-        moves: &[Move],
+        moves: &[Successor],
         dice: &mut Dice,
     ) -> Result<usize, EngineError> {
         Ok(dice.below(moves.len()))
@@ -142,13 +142,13 @@ impl Agent for GreedyAgent {
         &mut self,
         game: &Game,
         st: &State,
-        moves: &[Move],
+        moves: &[Successor],
         dice: &mut Dice,
     ) -> Result<usize, EngineError> {
         let mut best = Vec::new();
         let mut best_score = f64::NEG_INFINITY;
         for (i, m) in moves.iter().enumerate() {
-            let after = game.apply(st, m)?;
+            let after = game.apply(st, &m.mv)?;
             let s = Self::score(game, st, &after);
             if s > best_score + 1e-9 {
                 best_score = s;
@@ -239,8 +239,9 @@ impl MctsAgent {
                 st = game.apply_chance(&st, outcomes[k].0);
                 continue;
             }
-            let moves = game.legal_moves(&st)?;
-            st = game.apply(&st, &moves[dice.below(moves.len())])?;
+            let mut found = game.successors(&st)?;
+            let pick = found.swap_remove(dice.below(found.len()));
+            st = game.apply_successor(pick)?;
             plies += 1;
         }
         Ok(Self::rewards(game, &st))
@@ -259,7 +260,7 @@ impl Agent for MctsAgent {
         &mut self,
         game: &Game,
         st: &State,
-        moves: &[Move],
+        moves: &[Successor],
         dice: &mut Dice,
     ) -> Result<usize, EngineError> {
         if moves.len() == 1 {

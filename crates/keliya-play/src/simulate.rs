@@ -97,13 +97,14 @@ pub fn play_game_with(
             check(game, &st, detail, steps)?;
             continue;
         }
-        let legal = game.legal_moves(&st)?;
+        let mut legal = game.successors(&st)?;
         let seat = st.to_move as usize % agents.len();
         let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
+        let chosen = legal.swap_remove(k);
         if keep_moves {
-            moves.push(game.notation(&legal[k]));
+            moves.push(game.notation(&chosen.mv));
         }
-        st = game.apply(&st, &legal[k])?;
+        st = game.apply_successor(chosen)?;
         steps += 1;
         check(game, &st, detail, steps)?;
     }
@@ -140,8 +141,10 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
             st = game.apply_chance(&st, outcomes[i].0);
             continue;
         }
-        let legal = game.legal_moves(&st)?;
-        st = game.apply(&st, &legal[dice.below(legal.len())])?;
+        // The positions come with the moves, so the chosen move's rule is not run again.
+        let mut found = game.successors(&st)?;
+        let pick = found.swap_remove(dice.below(found.len()));
+        st = game.apply_successor(pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);

@@ -1,0 +1,397 @@
+//! Finding moves: a depth-first walk over a rule's choice points that forks the run at each one.
+//!
+//! A rule body is run once. When it reaches a `choose`, the run (its locals, flags and position) is copied
+//! once per option, and each copy goes on from the chosen option to the end of the rule. "Going on" needs
+//! to know what follows the `choose`: the rest of its block, the remaining iterations of the loops around
+//! it, and so on up to the end of the rule. That is [`Next`], a chain of frames kept on the Rust stack.
+//! Loops without a choice point inside run as plain loops; the Rust stack grows only with the choice points
+//! of the path being explored.
+
+use crate::interp::{Choice, EngineError, Move};
+use crate::ir::*;
+use crate::run::{Options, Run, Scratch};
+use crate::state::{Outcome, State};
+use crate::{Game, PlayerId};
+use smallvec::SmallVec;
+
+/// What runs after the current block ends normally.
+enum Next<'g, 'f> {
+    /// The end of the rule: the path is a complete move.
+    End,
+    /// The statements left in an enclosing block, then `then`.
+    Rest {
+        stmts: &'g [Stmt],
+        then: &'f Next<'g, 'f>,
+    },
+    /// The iterations of a `for` after `index`, then `then`.
+    For {
+        slots: &'g [u16],
+        body: &'g [Stmt],
+        options: &'f [[Value; 2]],
+        index: usize,
+        at: usize,
+        then: &'f Next<'g, 'f>,
+    },
+    /// The next test of a `while`, then `then`.
+    While {
+        cond: &'g Expr,
+        body: &'g [Stmt],
+        at: usize,
+        then: &'f Next<'g, 'f>,
+    },
+}
+
+/// How a block ended.
+enum Flow {
+    /// It ran to its end: the caller goes on with what follows.
+    Done,
+    /// It reached a choice point, and every option was followed to the end of the rule (or the search
+    /// stopped): the caller has nothing left to do.
+    Forked,
+}
+
+/// What a complete run decided besides the position and its choices.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Decided {
+    pub(crate) again: bool,
+    pub(crate) captured: bool,
+    pub(crate) result: Option<Outcome>,
+    pub(crate) next_mover: Option<PlayerId>,
+}
+
+/// One complete path through a rule.
+pub(crate) struct Leaf {
+    pub(crate) mv: Move,
+    pub(crate) preference: i64,
+    pub(crate) decided: Decided,
+    /// The position the path leads to, kept only when the explorer was asked for positions.
+    pub(crate) position: Option<State>,
+}
+
+/// Which paths to follow.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Every option of every choice point.
+    Search,
+    /// Only the given choices, in order; a choice point beyond them, or a choice that is not an option, is
+    /// an error (applying a move).
+    Replay,
+}
+
+pub(crate) struct Explorer<'g, 's> {
+    game: &'g Game,
+    rule: u16,
+    mode: Mode,
+    /// The choices to replay (in [`Mode::Replay`]).
+    given: &'s [Choice],
+    /// The choices of the path being explored.
+    path: SmallVec<[Choice; 4]>,
+    keep_positions: bool,
+    limit: usize,
+    pub(crate) leaves: Vec<Leaf>,
+}
+
+type Found = Result<Flow, Box<EngineError>>;
+
+impl<'g, 's> Explorer<'g, 's> {
+    pub(crate) fn new(game: &'g Game, mode: Mode, keep_positions: bool) -> Self {
+        Explorer {
+            game,
+            rule: 0,
+            mode,
+            given: &[],
+            path: SmallVec::new(),
+            keep_positions,
+            limit: usize::MAX,
+            leaves: Vec::with_capacity(16),
+        }
+    }
+
+    /// Stop once this many moves are found.
+    pub(crate) fn limit(mut self, limit: usize) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    pub(crate) fn full(&self) -> bool {
+        self.leaves.len() >= self.limit
+    }
+
+    /// Follows every path of `rule` (or, in [`Mode::Replay`], the path of `given`) from the base position.
+    /// `st` is the working copy of the base position; it is as it was when this returns, but in
+    /// [`Mode::Replay`], where it is left as the move leaves it.
+    pub(crate) fn rule(
+        &mut self,
+        st: &mut Scratch,
+        rule: u16,
+        given: &'s [Choice],
+    ) -> Result<(), Box<EngineError>> {
+        if self.full() {
+            return Ok(());
+        }
+        self.rule = rule;
+        self.given = given;
+        self.path.clear();
+        let mut run = Run::new(self.game, rule);
+        let mark = st.mark();
+        let body = &self.game.rules[rule as usize].body;
+        if let Flow::Done = self.block(&mut run, st, body, &Next::End)? {
+            self.leaf(&run, st)?;
+        }
+        self.take_back(st, mark);
+        Ok(())
+    }
+
+    /// Runs `stmts`; at a choice point, follows each option through `then` to the end of the rule.
+    fn block(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        stmts: &'g [Stmt],
+        then: &Next<'g, '_>,
+    ) -> Found {
+        for (i, s) in stmts.iter().enumerate() {
+            if run.result.is_some() {
+                // A decided game ends the rule: nothing after `win` or `draw` runs.
+                return Ok(Flow::Done);
+            }
+            let rest = Next::Rest {
+                stmts: &stmts[i + 1..],
+                then,
+            };
+            match s {
+                Stmt::Choose {
+                    id,
+                    slots,
+                    domain,
+                    filter,
+                    body,
+                    at,
+                } => {
+                    let options = if self.mode == Mode::Replay {
+                        let Some(&choice) = self.given.get(self.path.len()) else {
+                            return Err(
+                                run.error(0, "the move's choices do not match the rule".into())
+                            );
+                        };
+                        if choice.point != *id
+                            || !run.is_option(st, slots, domain, filter.as_ref(), choice.values)?
+                        {
+                            return Err(run.error(
+                                *at,
+                                "the move's choice is not one of the options here".into(),
+                            ));
+                        }
+                        Options::from_slice(&[choice.values])
+                    } else {
+                        run.options(st, slots, domain, filter.as_ref())?
+                    };
+                    self.fork(run, st, *id, slots, &options, body, &rest)?;
+                    return Ok(Flow::Forked);
+                }
+                Stmt::For {
+                    slots,
+                    domain,
+                    filter,
+                    body,
+                    at,
+                } => {
+                    let options = run.options(st, slots, domain, filter.as_ref())?;
+                    let frame = (slots.as_slice(), body.as_slice(), options.as_slice(), *at);
+                    if let Flow::Forked = self.iterate(run, st, frame, 0, &rest)? {
+                        return Ok(Flow::Forked);
+                    }
+                }
+                Stmt::If {
+                    cond,
+                    then: yes,
+                    otherwise,
+                } => {
+                    let branch = if run.eval(st, cond)?.truthy() {
+                        yes
+                    } else {
+                        otherwise
+                    };
+                    if let Flow::Forked = self.block(run, st, branch, &rest)? {
+                        return Ok(Flow::Forked);
+                    }
+                }
+                Stmt::While { cond, body, at } => {
+                    if let Flow::Forked = self.repeat(run, st, cond, body, *at, &rest)? {
+                        return Ok(Flow::Forked);
+                    }
+                }
+                _ => run.simple(st, s)?,
+            }
+        }
+        Ok(Flow::Done)
+    }
+
+    /// Follows each option of a choice point: a copy of the run per option (the last takes the run
+    /// itself), the option bound, the body and then everything after it.
+    #[allow(clippy::too_many_arguments)]
+    fn fork(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        point: u16,
+        slots: &'g [u16],
+        options: &[[Value; 2]],
+        body: &'g [Stmt],
+        rest: &Next<'g, '_>,
+    ) -> Result<(), Box<EngineError>> {
+        for (k, &values) in options.iter().enumerate() {
+            if self.full() {
+                break;
+            }
+            self.path.push(Choice { point, values });
+            let mut copy;
+            let run_k = if k + 1 == options.len() {
+                &mut *run
+            } else {
+                copy = run.clone();
+                &mut copy
+            };
+            let mark = st.mark();
+            run_k.bind(slots, values);
+            if let Flow::Done = self.block(run_k, st, body, rest)? {
+                self.resume(run_k, st, rest)?;
+            }
+            self.take_back(st, mark);
+            self.path.pop();
+        }
+        Ok(())
+    }
+
+    /// Iterations `from..` of a `for`, each followed (should it fork) by the later iterations and `then`.
+    fn iterate(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        (slots, body, options, at): (&'g [u16], &'g [Stmt], &[[Value; 2]], usize),
+        from: usize,
+        then: &Next<'g, '_>,
+    ) -> Found {
+        for (index, &values) in options.iter().enumerate().skip(from) {
+            if run.result.is_some() {
+                break;
+            }
+            run.tick(at)?;
+            run.bind(slots, values);
+            let next = Next::For {
+                slots,
+                body,
+                options,
+                index,
+                at,
+                then,
+            };
+            if let Flow::Forked = self.block(run, st, body, &next)? {
+                return Ok(Flow::Forked);
+            }
+        }
+        Ok(Flow::Done)
+    }
+
+    /// A `while` from its next test on, each pass followed (should it fork) by the later passes and `then`.
+    fn repeat(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        cond: &'g Expr,
+        body: &'g [Stmt],
+        at: usize,
+        then: &Next<'g, '_>,
+    ) -> Found {
+        while run.result.is_none() && run.eval(st, cond)?.truthy() {
+            run.tick(at)?;
+            let next = Next::While {
+                cond,
+                body,
+                at,
+                then,
+            };
+            if let Flow::Forked = self.block(run, st, body, &next)? {
+                return Ok(Flow::Forked);
+            }
+        }
+        Ok(Flow::Done)
+    }
+
+    /// Goes on after a block that ended normally: through the chain of what follows, to the end of the
+    /// rule.
+    fn resume(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        mut next: &Next<'g, '_>,
+    ) -> Result<(), Box<EngineError>> {
+        loop {
+            let flow = match *next {
+                Next::End => return self.leaf(run, st),
+                Next::Rest { stmts, then } => {
+                    let flow = self.block(run, st, stmts, then)?;
+                    next = then;
+                    flow
+                }
+                Next::For {
+                    slots,
+                    body,
+                    options,
+                    index,
+                    at,
+                    then,
+                } => {
+                    let flow =
+                        self.iterate(run, st, (slots, body, options, at), index + 1, then)?;
+                    next = then;
+                    flow
+                }
+                Next::While {
+                    cond,
+                    body,
+                    at,
+                    then,
+                } => {
+                    let flow = self.repeat(run, st, cond, body, at, then)?;
+                    next = then;
+                    flow
+                }
+            };
+            if let Flow::Forked = flow {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Undoes the changes made since `mark`, to explore another option from the same position (in a
+    /// search; a replay follows one path and keeps its changes).
+    fn take_back(&self, st: &mut Scratch, mark: usize) {
+        if self.mode == Mode::Search {
+            st.undo_to(mark);
+        }
+    }
+
+    /// Records a complete path.
+    fn leaf(&mut self, run: &Run<'g>, st: &Scratch) -> Result<(), Box<EngineError>> {
+        if self.mode == Mode::Replay && self.path.len() != self.given.len() {
+            return Err(run.error(0, "the move's choices do not match the rule".into()));
+        }
+        let decided = Decided {
+            again: run.again,
+            captured: run.captured,
+            result: run.result,
+            next_mover: run.next_mover,
+        };
+        self.leaves.push(Leaf {
+            mv: Move {
+                rule: self.rule,
+                choices: SmallVec::from_slice(&self.path),
+            },
+            preference: run.preference,
+            decided,
+            position: self.keep_positions.then(|| State::clone(st)),
+        });
+        Ok(())
+    }
+}

@@ -1,0 +1,623 @@
+//! One run of a rule along one path of choices: evaluating expressions, listing and checking the options of
+//! a choice point, and the effects and assignments that change the position. Choice points and loops are
+//! driven by the explorer (`explore.rs`), which forks a run at every choice point.
+
+use keliya_board::SiteId;
+
+use crate::interp::EngineError;
+use crate::ir::*;
+use crate::state::{Outcome, Reason, State};
+use crate::{Game, PlayerId};
+use smallvec::SmallVec;
+
+/// The position rules run on while moves are searched: one working copy per search, changed in place by
+/// effects, with a trail of the old values so that the explorer can take a change back when it goes on to
+/// the next option of a choice point (no copy of the position per option).
+pub(crate) struct Scratch {
+    state: State,
+    trail: Vec<Undo>,
+}
+
+/// One value an effect overwrote.
+enum Undo {
+    Count(usize, u16),
+    Var(usize, i64),
+    Captures(u32),
+}
+
+impl Scratch {
+    pub(crate) fn new(st: &State) -> Self {
+        Scratch {
+            state: st.clone(),
+            trail: Vec::with_capacity(16),
+        }
+    }
+    /// A point to come back to with [`Scratch::undo_to`].
+    pub(crate) fn mark(&self) -> usize {
+        self.trail.len()
+    }
+    pub(crate) fn undo_to(&mut self, mark: usize) {
+        while self.trail.len() > mark {
+            match self.trail.pop() {
+                Some(Undo::Count(c, n)) => self.state.counts[c] = n,
+                Some(Undo::Var(slot, v)) => self.state.vars[slot] = v,
+                Some(Undo::Captures(n)) => self.state.captures = n,
+                None => break,
+            }
+        }
+    }
+    pub(crate) fn into_state(self) -> State {
+        self.state
+    }
+    fn set_count(&mut self, cell: usize, n: u16) {
+        self.trail.push(Undo::Count(cell, self.state.counts[cell]));
+        self.state.counts[cell] = n;
+    }
+    fn set_var(&mut self, slot: usize, v: i64) {
+        self.trail.push(Undo::Var(slot, self.state.vars[slot]));
+        self.state.vars[slot] = v;
+    }
+    fn count_capture(&mut self) {
+        self.trail.push(Undo::Captures(self.state.captures));
+        self.state.captures += 1;
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.state
+    }
+}
+
+/// The options at a choice point; inline up to 8, the usual case.
+pub(crate) type Options = SmallVec<[[Value; 2]; 8]>;
+
+/// Everything a rule's run has made besides the position: its locals and what its effects decided.
+/// Copied whenever the explorer forks the run at a choice point.
+pub(crate) struct Run<'a> {
+    pub(crate) game: &'a Game,
+    pub(crate) rule: u16,
+    pub(crate) locals: SmallVec<[Value; 8]>,
+    pub(crate) again: bool,
+    /// The move captured, or brought a piece onto the board: something that cannot be undone, which
+    /// restarts the quiet-turn count and the repetition history.
+    pub(crate) captured: bool,
+    pub(crate) result: Option<Outcome>,
+    pub(crate) next_mover: Option<PlayerId>,
+    /// Set by `prefer(n)`; of all legal moves only those with the highest preference are kept.
+    pub(crate) preference: i64,
+    pub(crate) steps: u32,
+    /// Configurations met by `seen_before` in this move.
+    pub(crate) seen: std::cell::RefCell<Vec<u64>>,
+}
+
+/// Copied by hand: a derived clone copies the inline locals one by one.
+impl Clone for Run<'_> {
+    fn clone(&self) -> Self {
+        Run {
+            game: self.game,
+            rule: self.rule,
+            locals: SmallVec::from_slice(&self.locals),
+            again: self.again,
+            captured: self.captured,
+            result: self.result,
+            next_mover: self.next_mover,
+            preference: self.preference,
+            steps: self.steps,
+            seen: self.seen.clone(),
+        }
+    }
+}
+
+impl<'a> Run<'a> {
+    pub(crate) fn new(game: &'a Game, rule: u16) -> Self {
+        let locals = game.rules.get(rule as usize).map_or(0, |r| r.locals);
+        Run {
+            game,
+            rule,
+            locals: smallvec::smallvec![Value::None; locals],
+            again: false,
+            captured: false,
+            result: None,
+            next_mover: None,
+            preference: 0,
+            steps: 0,
+            seen: std::cell::RefCell::new(Vec::new()),
+        }
+    }
+
+    pub(crate) fn error(&self, at: usize, message: String) -> Box<EngineError> {
+        Box::new(EngineError {
+            rule: self.game.rule_name(self.rule).to_string(),
+            at,
+            message,
+        })
+    }
+
+    /// Runs a statement that has no body: an assignment or an effect.
+    pub(crate) fn simple(&mut self, st: &mut Scratch, s: &Stmt) -> Result<(), Box<EngineError>> {
+        match s {
+            Stmt::SetLocal { slot, op, value } => {
+                let v = self.eval(st, value)?;
+                let cur = self.locals[*slot as usize];
+                self.locals[*slot as usize] = combine(*op, cur, v);
+                Ok(())
+            }
+            Stmt::SetVar {
+                var,
+                player,
+                op,
+                value,
+                at,
+            } => {
+                let p = match player {
+                    Some(e) => match self.eval(st, e)? {
+                        Value::Player(p) => Some(p),
+                        _ => {
+                            return Err(
+                                self.error(*at, "a per-player variable needs a player".into())
+                            );
+                        }
+                    },
+                    None => None,
+                };
+                let slot = self.game.var_slot(*var as usize, p);
+                let v = self.eval(st, value)?;
+                let new = combine(*op, Value::Int(st.vars[slot]), v).int();
+                if new != st.vars[slot] {
+                    st.set_var(slot, new);
+                }
+                Ok(())
+            }
+            Stmt::Effect { effect, args, at } => {
+                self.effect(st, *effect, args, *at)?;
+                Ok(())
+            }
+            Stmt::Choose { .. } | Stmt::For { .. } | Stmt::If { .. } | Stmt::While { .. } => {
+                unreachable!("statements with bodies are run by the explorer")
+            }
+        }
+    }
+
+    pub(crate) fn tick(&mut self, at: usize) -> Result<(), Box<EngineError>> {
+        self.steps += 1;
+        if self.steps > self.game.max_steps_per_move {
+            return Err(self.error(
+                at,
+                format!(
+                    "a move took more than {} loop steps",
+                    self.game.max_steps_per_move
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn bind(&mut self, slots: &[u16], values: [Value; 2]) {
+        for (slot, v) in slots.iter().zip(values) {
+            self.locals[*slot as usize] = v;
+        }
+    }
+
+    /// Whether `values` is one of the options `options` would list, computed directly.
+    pub(crate) fn is_option(
+        &mut self,
+        st: &State,
+        slots: &[u16],
+        domain: &Domain,
+        filter: Option<&Expr>,
+        values: [Value; 2],
+    ) -> Result<bool, Box<EngineError>> {
+        let g = self.game;
+        let on_board = |v: Value| matches!(v, Value::Site(s) if (s as usize) < g.board.len() && !g.board.offboard[s as usize]);
+        let in_domain = match domain {
+            Domain::Sites => on_board(values[0]),
+            Domain::SitesWith(piece) => match (self.eval(st, piece)?, values[0]) {
+                (Value::Piece(p), Value::Site(s)) => on_board(values[0]) && st.count(g, s, p) > 0,
+                _ => false,
+            },
+            Domain::Neighbours(e) => match (self.eval(st, e)?, values[0]) {
+                (Value::Site(from), Value::Site(to)) => g.board.neighbours(from).contains(&to),
+                _ => false,
+            },
+            Domain::Leaps(e) => match (self.eval(st, e)?, values) {
+                (Value::Site(from), [Value::Site(o), Value::Site(l)]) => {
+                    g.board.leaps(from).contains(&(o, l))
+                }
+                _ => false,
+            },
+            Domain::Range(a, b) => {
+                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
+                matches!(values[0], Value::Int(v) if a <= v && v <= b.min(a.saturating_add(10_000)))
+            }
+            Domain::Track(t) => match (self.eval(st, t)?, values[0]) {
+                (Value::Track(t), Value::Site(s)) => g.board.tracks[t as usize].points.contains(&s),
+                _ => false,
+            },
+            Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
+        };
+        if !in_domain {
+            return Ok(false);
+        }
+        self.bind(slots, values);
+        match filter {
+            Some(f) => Ok(self.eval(st, f)?.truthy()),
+            None => Ok(true),
+        }
+    }
+
+    pub(crate) fn options(
+        &mut self,
+        st: &State,
+        slots: &[u16],
+        domain: &Domain,
+        filter: Option<&Expr>,
+    ) -> Result<Options, Box<EngineError>> {
+        let g = self.game;
+        let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, Box<EngineError>> {
+            Ok(match run.eval(st, e)? {
+                Value::Site(s) => Some(s),
+                _ => None,
+            })
+        };
+        let mut items = Options::new();
+        match domain {
+            Domain::Sites => items.extend(
+                g.board
+                    .playing_sites()
+                    .map(|s| [Value::Site(s), Value::None]),
+            ),
+            Domain::SitesWith(piece) => {
+                if let Value::Piece(p) = self.eval(st, piece)? {
+                    items.extend(
+                        g.board
+                            .playing_sites()
+                            .filter(|&s| st.count(g, s, p) > 0)
+                            .map(|s| [Value::Site(s), Value::None]),
+                    );
+                }
+            }
+            Domain::Neighbours(e) => {
+                if let Some(s) = site_arg(self, e)? {
+                    items.extend(
+                        g.board
+                            .neighbours(s)
+                            .iter()
+                            .map(|&n| [Value::Site(n), Value::None]),
+                    );
+                }
+            }
+            Domain::Leaps(e) => {
+                if let Some(s) = site_arg(self, e)? {
+                    items.extend(
+                        g.board
+                            .leaps(s)
+                            .iter()
+                            .map(|&(o, l)| [Value::Site(o), Value::Site(l)]),
+                    );
+                }
+            }
+            Domain::Range(a, b) => {
+                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            Domain::Track(t) => {
+                if let Value::Track(t) = self.eval(st, t)? {
+                    items.extend(
+                        g.board.tracks[t as usize]
+                            .points
+                            .iter()
+                            .map(|&s| [Value::Site(s), Value::None]),
+                    )
+                }
+            }
+            Domain::Players => items.extend(
+                g.turn_order
+                    .iter()
+                    .map(|&p| [Value::Player(p), Value::None]),
+            ),
+        }
+        if let Some(f) = filter {
+            let mut kept = Options::new();
+            for values in items {
+                self.bind(slots, values);
+                if self.eval(st, f)?.truthy() {
+                    kept.push(values);
+                }
+            }
+            items = kept;
+        }
+        Ok(items)
+    }
+
+    fn effect(
+        &mut self,
+        st: &mut Scratch,
+        effect: Effect,
+        args: &[Expr],
+        at: usize,
+    ) -> Result<(), Box<EngineError>> {
+        let g = self.game;
+        let mut vals = [Value::None; 3];
+        for (slot, a) in vals.iter_mut().zip(args) {
+            *slot = self.eval(st, a)?;
+        }
+        let k = g.piece_count();
+        let cell = |piece: Value, site: Value| -> Option<usize> {
+            match (piece, site) {
+                (Value::Piece(p), Value::Site(s)) => Some(s as usize * k + p as usize),
+                _ => None,
+            }
+        };
+        let name = |v: Value| g.value_text(v);
+        match effect {
+            Effect::Place => {
+                let c = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "place needs a piece and a site".into()))?;
+                let n = st.counts[c]
+                    .checked_add(1)
+                    .ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                st.set_count(c, n);
+            }
+            Effect::Remove | Effect::Capture => {
+                let c = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "needs a piece and a site".into()))?;
+                if st.counts[c] == 0 {
+                    return Err(self.error(
+                        at,
+                        format!("no {} on {} to remove", name(vals[0]), name(vals[1])),
+                    ));
+                }
+                st.set_count(c, st.counts[c] - 1);
+                if effect == Effect::Capture {
+                    self.captured = true;
+                    st.count_capture();
+                }
+            }
+            Effect::Move => {
+                let from = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
+                let to = cell(vals[0], vals[2])
+                    .ok_or_else(|| self.error(at, "move needs piece, from, to".into()))?;
+                if st.counts[from] == 0 {
+                    return Err(self.error(
+                        at,
+                        format!("no {} on {} to move", name(vals[0]), name(vals[1])),
+                    ));
+                }
+                let n = st.counts[to]
+                    .checked_add(1)
+                    .ok_or_else(|| self.error(at, "too many pieces".into()))?;
+                if let (Value::Site(a), Value::Site(b)) = (vals[1], vals[2]) {
+                    // Entering from an off-board place (a drop, an entry) is progress, like a capture.
+                    if g.board.offboard[a as usize] && !g.board.offboard[b as usize] {
+                        self.captured = true;
+                    }
+                }
+                st.set_count(from, st.counts[from] - 1);
+                st.set_count(to, n);
+            }
+            Effect::SetCount => {
+                let c = cell(vals[0], vals[1])
+                    .ok_or_else(|| self.error(at, "set_count needs piece, site, n".into()))?;
+                let n = vals[2].int();
+                let n = u16::try_from(n)
+                    .map_err(|_| self.error(at, format!("{n} pieces cannot stand on one site")))?;
+                if st.counts[c] != n {
+                    st.set_count(c, n);
+                }
+            }
+            Effect::Again => self.again = true,
+            Effect::Prefer => self.preference = vals[0].int(),
+            Effect::Win => {
+                let winner = match vals[0] {
+                    Value::Player(p) => Some(p),
+                    _ => return Err(self.error(at, "win needs a player".into())),
+                };
+                self.result = Some(Outcome {
+                    winner,
+                    reason: Reason::Rule(self.rule),
+                });
+            }
+            Effect::SetMover => match vals[0] {
+                Value::Player(p) => self.next_mover = Some(p),
+                _ => return Err(self.error(at, "set_mover needs a player".into())),
+            },
+            Effect::Assert => {
+                if !vals[0].truthy() {
+                    return Err(self.error(at, "an `assert` of the rules does not hold".into()));
+                }
+            }
+            Effect::Draw => {
+                self.result = Some(Outcome {
+                    winner: None,
+                    reason: Reason::Rule(self.rule),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn eval(&self, st: &State, e: &Expr) -> Result<Value, Box<EngineError>> {
+        let g = self.game;
+        Ok(match e {
+            Expr::Const(v) => *v,
+            Expr::Local(slot) => self.locals[*slot as usize],
+            Expr::Var { slot } => Value::Int(st.vars[*slot as usize]),
+            Expr::VarOf { var, player } => match self.eval(st, player)? {
+                Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
+                _ => Value::None,
+            },
+            Expr::Ambient(a) => match a {
+                Ambient::Mover => Value::Player(st.to_move),
+                Ambient::Throw => st
+                    .throw
+                    .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
+                Ambient::Stuck => Value::Bool(!st.chance_due && !g.has_ordinary_move(st)?),
+                Ambient::Ply => Value::Int(st.ply as i64),
+                Ambient::Turn => Value::Int(st.turn as i64),
+            },
+            Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
+            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
+            Expr::Bin(op, a, b) => {
+                // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
+                match op {
+                    BinOp::And => {
+                        return Ok(Value::Bool(
+                            self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy(),
+                        ));
+                    }
+                    BinOp::Or => {
+                        return Ok(Value::Bool(
+                            self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy(),
+                        ));
+                    }
+                    _ => {}
+                }
+                let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
+                let (i, j) = (x.int(), y.int());
+                match op {
+                    BinOp::Eq => Value::Bool(x == y),
+                    BinOp::Ne => Value::Bool(x != y),
+                    BinOp::Le => Value::Bool(i <= j),
+                    BinOp::Ge => Value::Bool(i >= j),
+                    BinOp::Lt => Value::Bool(i < j),
+                    BinOp::Gt => Value::Bool(i > j),
+                    BinOp::Add => Value::Int(i.saturating_add(j)),
+                    BinOp::Sub => Value::Int(i.saturating_sub(j)),
+                    BinOp::Mul => Value::Int(i.saturating_mul(j)),
+                    // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
+                    BinOp::Div => Value::Int(i.checked_div(j).unwrap_or(0)),
+                    BinOp::Rem => Value::Int(i.checked_rem(j).unwrap_or(0)),
+                    BinOp::And | BinOp::Or => unreachable!("handled above"),
+                }
+            }
+            Expr::Call(f, args) => {
+                let mut v = [Value::None; 3];
+                for (slot, a) in v.iter_mut().zip(args) {
+                    *slot = self.eval(st, a)?;
+                }
+                match f {
+                    Func::Count => match (v[0], v[1]) {
+                        (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
+                        (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
+                        _ => Value::Int(0),
+                    },
+                    Func::Empty => match v[0] {
+                        Value::Site(s) => Value::Bool(st.site_total(g, s) == 0),
+                        _ => Value::Bool(false),
+                    },
+                    Func::Has => match (v[0], v[1]) {
+                        (Value::Site(s), Value::Piece(p)) => Value::Bool(st.count(g, s, p) > 0),
+                        _ => Value::Bool(false),
+                    },
+                    Func::Hand => match v[0] {
+                        Value::Player(p) => g.hands[p as usize].map_or(Value::None, Value::Site),
+                        _ => Value::None,
+                    },
+                    Func::NextPlayer => match v[0] {
+                        Value::Player(p) => Value::Player(g.next_player(p)),
+                        _ => Value::None,
+                    },
+                    Func::PieceOwner => match v[0] {
+                        Value::Piece(p) => g.pieces[p as usize]
+                            .owner
+                            .map_or(Value::None, Value::Player),
+                        _ => Value::None,
+                    },
+                    Func::Total => match v[0] {
+                        Value::Piece(p) => Value::Int(
+                            (0..g.board.len())
+                                .map(|s| st.count(g, s as SiteId, p) as i64)
+                                .sum(),
+                        ),
+                        _ => Value::Int(0),
+                    },
+                    Func::Along => match (v[0], v[1]) {
+                        (Value::Track(t), Value::Site(s)) => g
+                            .board
+                            .along(t as usize, s, v[2].int())
+                            .map_or(Value::None, Value::Site),
+                        _ => Value::None,
+                    },
+                    Func::IndexOn => match (v[0], v[1]) {
+                        (Value::Track(t), Value::Site(s)) => Value::Int(
+                            g.board.tracks[t as usize]
+                                .points
+                                .iter()
+                                .position(|&p| p == s)
+                                .map_or(-1, |i| i as i64),
+                        ),
+                        _ => Value::Int(-1),
+                    },
+                    Func::Repetitions => {
+                        // Occurrences so far, this one included whether or not the turn has recorded it yet
+                        // (end conditions are checked before it is recorded, rules after).
+                        let h = st.position_hash();
+                        let seen = st.history.count(h) as i64;
+                        Value::Int(seen + i64::from(st.history.last() != Some(h)))
+                    }
+                    Func::Length => match v[0] {
+                        Value::Track(t) => {
+                            Value::Int(g.board.tracks[t as usize].points.len() as i64)
+                        }
+                        _ => Value::Int(0),
+                    },
+                    Func::SiteOwner => match v[0] {
+                        Value::Site(s) => {
+                            g.site_owner[s as usize].map_or(Value::None, Value::Player)
+                        }
+                        _ => Value::None,
+                    },
+                    Func::Route => match v[0] {
+                        Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
+                        _ => Value::None,
+                    },
+                    Func::Tagged => match (v[0], v[1]) {
+                        (Value::Site(s), Value::Int(bit)) => {
+                            Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1)
+                        }
+                        _ => Value::Bool(false),
+                    },
+                    Func::SeenBefore => {
+                        let key = st.position_hash() ^ site_key(v[0]);
+                        let mut seen = self.seen.borrow_mut();
+                        let before = seen.contains(&key);
+                        if !before {
+                            seen.push(key);
+                        }
+                        Value::Bool(before)
+                    }
+                    Func::MostOnAPoint => Value::Int(
+                        g.board
+                            .playing_sites()
+                            .map(|s| st.site_total(g, s) as i64)
+                            .max()
+                            .unwrap_or(0),
+                    ),
+                    Func::Min => Value::Int(v[0].int().min(v[1].int())),
+                    Func::Max => Value::Int(v[0].int().max(v[1].int())),
+                    Func::Abs => Value::Int(v[0].int().wrapping_abs()),
+                }
+            }
+        })
+    }
+}
+
+fn site_key(v: Value) -> u64 {
+    match v {
+        Value::Site(s) => (s as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd),
+        _ => 0,
+    }
+}
+
+fn combine(op: AssignOp, cur: Value, v: Value) -> Value {
+    match op {
+        AssignOp::Set => v,
+        AssignOp::Add => Value::Int(cur.int().saturating_add(v.int())),
+        AssignOp::Sub => Value::Int(cur.int().saturating_sub(v.int())),
+    }
+}
