@@ -408,3 +408,40 @@ fn choices_inside_loops_follow_every_path_from_the_position_so_far() {
     }
     assert_eq!(kept_seen, [0, 0, 1, 1, 1, 1, 2, 2]);
 }
+
+#[test]
+fn expressions_that_do_not_depend_on_the_position_are_folded_when_a_ruleset_is_compiled() {
+    use keliya_engine::{BinOp, Expr, Func, Value};
+    let c = keliya_tests::compile("hat-diviyan-keliya");
+    let game = c.game.as_ref().expect("a game");
+    let drop = game
+        .rules
+        .iter()
+        .find(|r| r.name == "hunter-drop")
+        .expect("rule");
+    // `count(hand(hunter), hunter) > 0`: `hand(hunter)` is a site once compiled.
+    let hand = game.hands[game.player("hunter").unwrap() as usize].unwrap();
+    let expected = Expr::Bin(
+        BinOp::Gt,
+        Box::new(Expr::Call(
+            Func::Count,
+            vec![
+                Expr::Const(Value::Site(hand)),
+                Expr::Const(Value::Piece(game.piece("hunter").unwrap())),
+            ],
+        )),
+        Box::new(Expr::Const(Value::Int(0))),
+    );
+    assert_eq!(drop.when.as_ref(), Some(&expected));
+    // `captures[hunter] >= hunter_win_captures`: the variable of a named player is read from its slot.
+    let goal = game.ends.iter().find(|e| e.name == "capture-goal").unwrap();
+    let slot = game.var_slot(game.var("captures").unwrap(), game.player("hunter")) as u16;
+    assert_eq!(
+        goal.when,
+        Expr::Bin(
+            BinOp::Ge,
+            Box::new(Expr::Var { slot }),
+            Box::new(Expr::Const(Value::Int(4)))
+        )
+    );
+}

@@ -9,10 +9,11 @@
 
 use crate::interp::{Choice, EngineError, Move};
 use crate::ir::*;
-use crate::run::{Options, Run, Scratch};
+use crate::run::{Run, Scratch};
 use crate::state::{Outcome, State};
 use crate::{Game, PlayerId};
 use smallvec::SmallVec;
+use std::ops::Range;
 
 /// What runs after the current block ends normally.
 enum Next<'g, 'f> {
@@ -23,11 +24,12 @@ enum Next<'g, 'f> {
         stmts: &'g [Stmt],
         then: &'f Next<'g, 'f>,
     },
-    /// The iterations of a `for` after `index`, then `then`.
+    /// The iterations of a `for` after `index`, then `then`. The options are `options` of the explorer's
+    /// option list.
     For {
         slots: &'g [u16],
         body: &'g [Stmt],
-        options: &'f [[Value; 2]],
+        options: Range<usize>,
         index: usize,
         at: usize,
         then: &'f Next<'g, 'f>,
@@ -86,6 +88,8 @@ pub(crate) struct Explorer<'g, 's> {
     given: &'s [Choice],
     /// The choices of the path being explored.
     path: SmallVec<[Choice; 4]>,
+    /// The options of every choice point and loop on the path, each a range of this list, innermost last.
+    options: Vec<[Value; 2]>,
     keep_positions: bool,
     limit: usize,
     pub(crate) leaves: Vec<Leaf>,
@@ -101,6 +105,7 @@ impl<'g, 's> Explorer<'g, 's> {
             mode,
             given: &[],
             path: SmallVec::new(),
+            options: Vec::with_capacity(64),
             keep_positions,
             limit: usize::MAX,
             leaves: Vec::with_capacity(16),
@@ -168,7 +173,8 @@ impl<'g, 's> Explorer<'g, 's> {
                     body,
                     at,
                 } => {
-                    let options = if self.mode == Mode::Replay {
+                    let start = self.options.len();
+                    if self.mode == Mode::Replay {
                         let Some(&choice) = self.given.get(self.path.len()) else {
                             return Err(
                                 run.error(0, "the move's choices do not match the rule".into())
@@ -182,11 +188,13 @@ impl<'g, 's> Explorer<'g, 's> {
                                 "the move's choice is not one of the options here".into(),
                             ));
                         }
-                        Options::from_slice(&[choice.values])
+                        self.options.push(choice.values);
                     } else {
-                        run.options(st, slots, domain, filter.as_ref())?
-                    };
-                    self.fork(run, st, *id, slots, &options, body, &rest)?;
+                        run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                    }
+                    let listed = start..self.options.len();
+                    self.fork(run, st, *id, slots, listed, body, &rest)?;
+                    self.options.truncate(start);
                     return Ok(Flow::Forked);
                 }
                 Stmt::For {
@@ -196,9 +204,17 @@ impl<'g, 's> Explorer<'g, 's> {
                     body,
                     at,
                 } => {
-                    let options = run.options(st, slots, domain, filter.as_ref())?;
-                    let frame = (slots.as_slice(), body.as_slice(), options.as_slice(), *at);
-                    if let Flow::Forked = self.iterate(run, st, frame, 0, &rest)? {
+                    let start = self.options.len();
+                    run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                    let frame = (
+                        slots.as_slice(),
+                        body.as_slice(),
+                        start..self.options.len(),
+                        *at,
+                    );
+                    let flow = self.iterate(run, st, frame, start, &rest)?;
+                    self.options.truncate(start);
+                    if let Flow::Forked = flow {
                         return Ok(Flow::Forked);
                     }
                 }
@@ -236,17 +252,18 @@ impl<'g, 's> Explorer<'g, 's> {
         st: &mut Scratch,
         point: u16,
         slots: &'g [u16],
-        options: &[[Value; 2]],
+        options: Range<usize>,
         body: &'g [Stmt],
         rest: &Next<'g, '_>,
     ) -> Result<(), Box<EngineError>> {
-        for (k, &values) in options.iter().enumerate() {
+        for k in options.clone() {
             if self.full() {
                 break;
             }
+            let values = self.options[k];
             self.path.push(Choice { point, values });
             let mut copy;
-            let run_k = if k + 1 == options.len() {
+            let run_k = if k + 1 == options.end {
                 &mut *run
             } else {
                 copy = run.clone();
@@ -268,20 +285,21 @@ impl<'g, 's> Explorer<'g, 's> {
         &mut self,
         run: &mut Run<'g>,
         st: &mut Scratch,
-        (slots, body, options, at): (&'g [u16], &'g [Stmt], &[[Value; 2]], usize),
+        (slots, body, options, at): (&'g [u16], &'g [Stmt], Range<usize>, usize),
         from: usize,
         then: &Next<'g, '_>,
     ) -> Found {
-        for (index, &values) in options.iter().enumerate().skip(from) {
+        for index in from..options.end {
             if run.result.is_some() {
                 break;
             }
+            let values = self.options[index];
             run.tick(at)?;
             run.bind(slots, values);
             let next = Next::For {
                 slots,
                 body,
-                options,
+                options: options.clone(),
                 index,
                 at,
                 then,
@@ -337,13 +355,13 @@ impl<'g, 's> Explorer<'g, 's> {
                 Next::For {
                     slots,
                     body,
-                    options,
+                    ref options,
                     index,
                     at,
                     then,
                 } => {
-                    let flow =
-                        self.iterate(run, st, (slots, body, options, at), index + 1, then)?;
+                    let frame = (slots, body, options.clone(), at);
+                    let flow = self.iterate(run, st, frame, index + 1, then)?;
                     next = then;
                     flow
                 }

@@ -15,13 +15,14 @@ use smallvec::SmallVec;
 /// the next option of a choice point (no copy of the position per option).
 pub(crate) struct Scratch {
     state: State,
-    trail: Vec<Undo>,
+    trail: SmallVec<[Undo; 32]>,
 }
 
 /// One value an effect overwrote.
+#[derive(Clone, Copy)]
 enum Undo {
-    Count(usize, u16),
-    Var(usize, i64),
+    Count(u32, u16),
+    Var(u32, i64),
     Captures(u32),
 }
 
@@ -29,7 +30,7 @@ impl Scratch {
     pub(crate) fn new(st: &State) -> Self {
         Scratch {
             state: st.clone(),
-            trail: Vec::with_capacity(16),
+            trail: SmallVec::new(),
         }
     }
     /// A point to come back to with [`Scratch::undo_to`].
@@ -39,8 +40,8 @@ impl Scratch {
     pub(crate) fn undo_to(&mut self, mark: usize) {
         while self.trail.len() > mark {
             match self.trail.pop() {
-                Some(Undo::Count(c, n)) => self.state.counts[c] = n,
-                Some(Undo::Var(slot, v)) => self.state.vars[slot] = v,
+                Some(Undo::Count(c, n)) => self.state.counts[c as usize] = n,
+                Some(Undo::Var(slot, v)) => self.state.vars[slot as usize] = v,
                 Some(Undo::Captures(n)) => self.state.captures = n,
                 None => break,
             }
@@ -50,11 +51,13 @@ impl Scratch {
         self.state
     }
     fn set_count(&mut self, cell: usize, n: u16) {
-        self.trail.push(Undo::Count(cell, self.state.counts[cell]));
+        self.trail
+            .push(Undo::Count(cell as u32, self.state.counts[cell]));
         self.state.counts[cell] = n;
     }
     fn set_var(&mut self, slot: usize, v: i64) {
-        self.trail.push(Undo::Var(slot, self.state.vars[slot]));
+        self.trail
+            .push(Undo::Var(slot as u32, self.state.vars[slot]));
         self.state.vars[slot] = v;
     }
     fn count_capture(&mut self) {
@@ -69,9 +72,6 @@ impl std::ops::Deref for Scratch {
         &self.state
     }
 }
-
-/// The options at a choice point; inline up to 8, the usual case.
-pub(crate) type Options = SmallVec<[[Value; 2]; 8]>;
 
 /// Everything a rule's run has made besides the position: its locals and what its effects decided.
 /// Copied whenever the explorer forks the run at a choice point.
@@ -247,13 +247,16 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// Lists the options of a choice point or loop at the end of `items` (the explorer's one list for
+    /// every choice point on the path, so listing copies nothing and allocates only to grow it).
     pub(crate) fn options(
         &mut self,
         st: &State,
         slots: &[u16],
         domain: &Domain,
         filter: Option<&Expr>,
-    ) -> Result<Options, Box<EngineError>> {
+        items: &mut Vec<[Value; 2]>,
+    ) -> Result<(), Box<EngineError>> {
         let g = self.game;
         let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, Box<EngineError>> {
             Ok(match run.eval(st, e)? {
@@ -261,7 +264,7 @@ impl<'a> Run<'a> {
                 _ => None,
             })
         };
-        let mut items = Options::new();
+        let start = items.len();
         match domain {
             Domain::Sites => items.extend(
                 g.board
@@ -321,16 +324,18 @@ impl<'a> Run<'a> {
             ),
         }
         if let Some(f) = filter {
-            let mut kept = Options::new();
-            for values in items {
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
                 self.bind(slots, values);
                 if self.eval(st, f)?.truthy() {
-                    kept.push(values);
+                    items[kept] = values;
+                    kept += 1;
                 }
             }
-            items = kept;
+            items.truncate(kept);
         }
-        Ok(items)
+        Ok(())
     }
 
     fn effect(
@@ -439,178 +444,6 @@ impl<'a> Run<'a> {
             }
         }
         Ok(())
-    }
-
-    pub(crate) fn eval(&self, st: &State, e: &Expr) -> Result<Value, Box<EngineError>> {
-        let g = self.game;
-        Ok(match e {
-            Expr::Const(v) => *v,
-            Expr::Local(slot) => self.locals[*slot as usize],
-            Expr::Var { slot } => Value::Int(st.vars[*slot as usize]),
-            Expr::VarOf { var, player } => match self.eval(st, player)? {
-                Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
-                _ => Value::None,
-            },
-            Expr::Ambient(a) => match a {
-                Ambient::Mover => Value::Player(st.to_move),
-                Ambient::Throw => st
-                    .throw
-                    .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
-                Ambient::Stuck => Value::Bool(!st.chance_due && !g.has_ordinary_move(st)?),
-                Ambient::Ply => Value::Int(st.ply as i64),
-                Ambient::Turn => Value::Int(st.turn as i64),
-            },
-            Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
-            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
-            Expr::Bin(op, a, b) => {
-                // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
-                match op {
-                    BinOp::And => {
-                        return Ok(Value::Bool(
-                            self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy(),
-                        ));
-                    }
-                    BinOp::Or => {
-                        return Ok(Value::Bool(
-                            self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy(),
-                        ));
-                    }
-                    _ => {}
-                }
-                let (x, y) = (self.eval(st, a)?, self.eval(st, b)?);
-                let (i, j) = (x.int(), y.int());
-                match op {
-                    BinOp::Eq => Value::Bool(x == y),
-                    BinOp::Ne => Value::Bool(x != y),
-                    BinOp::Le => Value::Bool(i <= j),
-                    BinOp::Ge => Value::Bool(i >= j),
-                    BinOp::Lt => Value::Bool(i < j),
-                    BinOp::Gt => Value::Bool(i > j),
-                    BinOp::Add => Value::Int(i.saturating_add(j)),
-                    BinOp::Sub => Value::Int(i.saturating_sub(j)),
-                    BinOp::Mul => Value::Int(i.saturating_mul(j)),
-                    // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
-                    BinOp::Div => Value::Int(i.checked_div(j).unwrap_or(0)),
-                    BinOp::Rem => Value::Int(i.checked_rem(j).unwrap_or(0)),
-                    BinOp::And | BinOp::Or => unreachable!("handled above"),
-                }
-            }
-            Expr::Call(f, args) => {
-                let mut v = [Value::None; 3];
-                for (slot, a) in v.iter_mut().zip(args) {
-                    *slot = self.eval(st, a)?;
-                }
-                match f {
-                    Func::Count => match (v[0], v[1]) {
-                        (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
-                        (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
-                        _ => Value::Int(0),
-                    },
-                    Func::Empty => match v[0] {
-                        Value::Site(s) => Value::Bool(st.site_total(g, s) == 0),
-                        _ => Value::Bool(false),
-                    },
-                    Func::Has => match (v[0], v[1]) {
-                        (Value::Site(s), Value::Piece(p)) => Value::Bool(st.count(g, s, p) > 0),
-                        _ => Value::Bool(false),
-                    },
-                    Func::Hand => match v[0] {
-                        Value::Player(p) => g.hands[p as usize].map_or(Value::None, Value::Site),
-                        _ => Value::None,
-                    },
-                    Func::NextPlayer => match v[0] {
-                        Value::Player(p) => Value::Player(g.next_player(p)),
-                        _ => Value::None,
-                    },
-                    Func::PieceOwner => match v[0] {
-                        Value::Piece(p) => g.pieces[p as usize]
-                            .owner
-                            .map_or(Value::None, Value::Player),
-                        _ => Value::None,
-                    },
-                    Func::Total => match v[0] {
-                        Value::Piece(p) => Value::Int(
-                            (0..g.board.len())
-                                .map(|s| st.count(g, s as SiteId, p) as i64)
-                                .sum(),
-                        ),
-                        _ => Value::Int(0),
-                    },
-                    Func::Along => match (v[0], v[1]) {
-                        (Value::Track(t), Value::Site(s)) => g
-                            .board
-                            .along(t as usize, s, v[2].int())
-                            .map_or(Value::None, Value::Site),
-                        _ => Value::None,
-                    },
-                    Func::IndexOn => match (v[0], v[1]) {
-                        (Value::Track(t), Value::Site(s)) => Value::Int(
-                            g.board.tracks[t as usize]
-                                .points
-                                .iter()
-                                .position(|&p| p == s)
-                                .map_or(-1, |i| i as i64),
-                        ),
-                        _ => Value::Int(-1),
-                    },
-                    Func::Repetitions => {
-                        // Occurrences so far, this one included whether or not the turn has recorded it yet
-                        // (end conditions are checked before it is recorded, rules after).
-                        let h = st.position_hash();
-                        let seen = st.history.count(h) as i64;
-                        Value::Int(seen + i64::from(st.history.last() != Some(h)))
-                    }
-                    Func::Length => match v[0] {
-                        Value::Track(t) => {
-                            Value::Int(g.board.tracks[t as usize].points.len() as i64)
-                        }
-                        _ => Value::Int(0),
-                    },
-                    Func::SiteOwner => match v[0] {
-                        Value::Site(s) => {
-                            g.site_owner[s as usize].map_or(Value::None, Value::Player)
-                        }
-                        _ => Value::None,
-                    },
-                    Func::Route => match v[0] {
-                        Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
-                        _ => Value::None,
-                    },
-                    Func::Tagged => match (v[0], v[1]) {
-                        (Value::Site(s), Value::Int(bit)) => {
-                            Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1)
-                        }
-                        _ => Value::Bool(false),
-                    },
-                    Func::SeenBefore => {
-                        let key = st.position_hash() ^ site_key(v[0]);
-                        let mut seen = self.seen.borrow_mut();
-                        let before = seen.contains(&key);
-                        if !before {
-                            seen.push(key);
-                        }
-                        Value::Bool(before)
-                    }
-                    Func::MostOnAPoint => Value::Int(
-                        g.board
-                            .playing_sites()
-                            .map(|s| st.site_total(g, s) as i64)
-                            .max()
-                            .unwrap_or(0),
-                    ),
-                    Func::Min => Value::Int(v[0].int().min(v[1].int())),
-                    Func::Max => Value::Int(v[0].int().max(v[1].int())),
-                    Func::Abs => Value::Int(v[0].int().wrapping_abs()),
-                }
-            }
-        })
-    }
-}
-
-fn site_key(v: Value) -> u64 {
-    match v {
-        Value::Site(s) => (s as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd),
-        _ => 0,
     }
 }
 

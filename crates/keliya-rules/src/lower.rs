@@ -475,7 +475,7 @@ pub(crate) fn lower(
                     })
                 })
                 .collect();
-            Some(Game {
+            let mut game = Game {
                 name: info.name.clone(),
                 players: names
                     .players
@@ -537,7 +537,9 @@ pub(crate) fn lower(
                     .collect(),
                 invariants,
                 board,
-            })
+            };
+            game.fold_constants();
+            Some(game)
         }
         _ => None,
     };

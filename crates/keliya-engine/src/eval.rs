@@ -1,0 +1,358 @@
+//! Evaluating expressions, and folding the ones that do not depend on the position into constants.
+//!
+//! `eval` is small so that the common leaves (constants, locals, variables) cost a call and a branch; the
+//! other nodes go through `eval_node`, and functions through `call`. The functions that read only the
+//! ruleset (`hand`, `route`, `along`, `tagged`, ...) are in `pure_call`, which the folder uses too, so an
+//! expression such as `count(hand(hunter), hunter)` is evaluated with `hand(hunter)` already a site.
+
+use keliya_board::SiteId;
+
+use crate::interp::EngineError;
+use crate::ir::*;
+use crate::run::Run;
+use crate::state::State;
+use crate::{Game, RuleDef};
+
+type Eval = Result<Value, Box<EngineError>>;
+
+impl Run<'_> {
+    #[inline]
+    pub(crate) fn eval(&self, st: &State, e: &Expr) -> Eval {
+        match e {
+            Expr::Const(v) => Ok(*v),
+            Expr::Local(slot) => Ok(self.locals[*slot as usize]),
+            Expr::Var { slot } => Ok(Value::Int(st.vars[*slot as usize])),
+            _ => self.eval_node(st, e),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_node(&self, st: &State, e: &Expr) -> Eval {
+        let g = self.game;
+        Ok(match e {
+            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } => self.eval(st, e)?,
+            Expr::VarOf { var, player } => match self.eval(st, player)? {
+                Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
+                _ => Value::None,
+            },
+            Expr::Ambient(a) => match a {
+                Ambient::Mover => Value::Player(st.to_move),
+                Ambient::Throw => st
+                    .throw
+                    .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
+                Ambient::Stuck => Value::Bool(!st.chance_due && !g.has_ordinary_move(st)?),
+                Ambient::Ply => Value::Int(st.ply as i64),
+                Ambient::Turn => Value::Int(st.turn as i64),
+            },
+            Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
+            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
+            // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
+            Expr::Bin(BinOp::And, a, b) => {
+                Value::Bool(self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy())
+            }
+            Expr::Bin(BinOp::Or, a, b) => {
+                Value::Bool(self.eval(st, a)?.truthy() || self.eval(st, b)?.truthy())
+            }
+            Expr::Bin(op, a, b) => binary(*op, self.eval(st, a)?, self.eval(st, b)?),
+            Expr::Call(f, args) => self.call(st, *f, args)?,
+        })
+    }
+
+    fn call(&self, st: &State, f: Func, args: &[Expr]) -> Eval {
+        let g = self.game;
+        let mut v = [Value::None; 3];
+        for (slot, a) in v.iter_mut().zip(args) {
+            *slot = self.eval(st, a)?;
+        }
+        Ok(match f {
+            Func::Count => match (v[0], v[1]) {
+                (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
+                (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
+                _ => Value::Int(0),
+            },
+            Func::Empty => match v[0] {
+                Value::Site(s) => Value::Bool(st.site_total(g, s) == 0),
+                _ => Value::Bool(false),
+            },
+            Func::Has => match (v[0], v[1]) {
+                (Value::Site(s), Value::Piece(p)) => Value::Bool(st.count(g, s, p) > 0),
+                _ => Value::Bool(false),
+            },
+            Func::Total => match v[0] {
+                Value::Piece(p) => Value::Int(
+                    (0..g.board.len())
+                        .map(|s| st.count(g, s as SiteId, p) as i64)
+                        .sum(),
+                ),
+                _ => Value::Int(0),
+            },
+            Func::Repetitions => {
+                // Occurrences so far, this one included whether or not the turn has recorded it yet
+                // (end conditions are checked before it is recorded, rules after).
+                let h = st.position_hash();
+                let seen = st.history.count(h) as i64;
+                Value::Int(seen + i64::from(st.history.last() != Some(h)))
+            }
+            Func::SeenBefore => {
+                let key = st.position_hash() ^ site_key(v[0]);
+                let mut seen = self.seen.borrow_mut();
+                let before = seen.contains(&key);
+                if !before {
+                    seen.push(key);
+                }
+                Value::Bool(before)
+            }
+            Func::MostOnAPoint => Value::Int(
+                g.board
+                    .playing_sites()
+                    .map(|s| st.site_total(g, s) as i64)
+                    .max()
+                    .unwrap_or(0),
+            ),
+            _ => pure_call(g, f, v).unwrap_or(Value::None),
+        })
+    }
+}
+
+/// A function that reads only the ruleset, on its argument values; `None` for a function that reads the
+/// position.
+fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
+    Some(match f {
+        Func::Hand => match v[0] {
+            Value::Player(p) => g.hands[p as usize].map_or(Value::None, Value::Site),
+            _ => Value::None,
+        },
+        Func::NextPlayer => match v[0] {
+            Value::Player(p) => Value::Player(g.next_player(p)),
+            _ => Value::None,
+        },
+        Func::PieceOwner => match v[0] {
+            Value::Piece(p) => g.pieces[p as usize]
+                .owner
+                .map_or(Value::None, Value::Player),
+            _ => Value::None,
+        },
+        Func::Along => match (v[0], v[1]) {
+            (Value::Track(t), Value::Site(s)) => g
+                .board
+                .along(t as usize, s, v[2].int())
+                .map_or(Value::None, Value::Site),
+            _ => Value::None,
+        },
+        Func::IndexOn => match (v[0], v[1]) {
+            (Value::Track(t), Value::Site(s)) => Value::Int(
+                g.board.tracks[t as usize]
+                    .points
+                    .iter()
+                    .position(|&p| p == s)
+                    .map_or(-1, |i| i as i64),
+            ),
+            _ => Value::Int(-1),
+        },
+        Func::Length => match v[0] {
+            Value::Track(t) => Value::Int(g.board.tracks[t as usize].points.len() as i64),
+            _ => Value::Int(0),
+        },
+        Func::SiteOwner => match v[0] {
+            Value::Site(s) => g.site_owner[s as usize].map_or(Value::None, Value::Player),
+            _ => Value::None,
+        },
+        Func::Route => match v[0] {
+            Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
+            _ => Value::None,
+        },
+        Func::Tagged => match (v[0], v[1]) {
+            (Value::Site(s), Value::Int(bit)) => {
+                Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1)
+            }
+            _ => Value::Bool(false),
+        },
+        Func::Min => Value::Int(v[0].int().min(v[1].int())),
+        Func::Max => Value::Int(v[0].int().max(v[1].int())),
+        Func::Abs => Value::Int(v[0].int().wrapping_abs()),
+        Func::Count
+        | Func::Empty
+        | Func::Has
+        | Func::Total
+        | Func::Repetitions
+        | Func::SeenBefore
+        | Func::MostOnAPoint => return None,
+    })
+}
+
+fn binary(op: BinOp, x: Value, y: Value) -> Value {
+    let (i, j) = (x.int(), y.int());
+    match op {
+        BinOp::Eq => Value::Bool(x == y),
+        BinOp::Ne => Value::Bool(x != y),
+        BinOp::Le => Value::Bool(i <= j),
+        BinOp::Ge => Value::Bool(i >= j),
+        BinOp::Lt => Value::Bool(i < j),
+        BinOp::Gt => Value::Bool(i > j),
+        BinOp::Add => Value::Int(i.saturating_add(j)),
+        BinOp::Sub => Value::Int(i.saturating_sub(j)),
+        BinOp::Mul => Value::Int(i.saturating_mul(j)),
+        // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
+        BinOp::Div => Value::Int(i.checked_div(j).unwrap_or(0)),
+        BinOp::Rem => Value::Int(i.checked_rem(j).unwrap_or(0)),
+        BinOp::And => Value::Bool(x.truthy() && y.truthy()),
+        BinOp::Or => Value::Bool(x.truthy() || y.truthy()),
+    }
+}
+
+fn site_key(v: Value) -> u64 {
+    match v {
+        Value::Site(s) => (s as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd),
+        _ => 0,
+    }
+}
+
+impl Game {
+    /// Replaces every expression part that does not depend on the position by its value: calls of
+    /// ruleset-only functions on constants (`hand(hunter)`), operators on constants, and a per-player
+    /// variable of a constant player (`captures[hunter]`) by its slot. Called once, when a ruleset is
+    /// compiled; playing the folded game gives the same results, faster.
+    pub fn fold_constants(&mut self) {
+        let mut rules = std::mem::take(&mut self.rules);
+        for RuleDef { when, body, .. } in &mut rules {
+            if let Some(w) = when {
+                self.fold(w);
+            }
+            self.fold_block(body);
+        }
+        self.rules = rules;
+        let mut ends = std::mem::take(&mut self.ends);
+        for end in &mut ends {
+            self.fold(&mut end.when);
+            if let Some(w) = &mut end.winner {
+                self.fold(w);
+            }
+        }
+        self.ends = ends;
+        let mut invariants = std::mem::take(&mut self.invariants);
+        for (_, e) in &mut invariants {
+            self.fold(e);
+        }
+        self.invariants = invariants;
+    }
+
+    fn fold_block(&self, stmts: &mut [Stmt]) {
+        for s in stmts {
+            match s {
+                Stmt::Choose {
+                    domain,
+                    filter,
+                    body,
+                    ..
+                }
+                | Stmt::For {
+                    domain,
+                    filter,
+                    body,
+                    ..
+                } => {
+                    match domain {
+                        Domain::Sites | Domain::Players => {}
+                        Domain::SitesWith(e)
+                        | Domain::Neighbours(e)
+                        | Domain::Leaps(e)
+                        | Domain::Track(e) => self.fold(e),
+                        Domain::Range(a, b) => {
+                            self.fold(a);
+                            self.fold(b);
+                        }
+                    }
+                    if let Some(f) = filter {
+                        self.fold(f);
+                    }
+                    self.fold_block(body);
+                }
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    self.fold(cond);
+                    self.fold_block(then);
+                    self.fold_block(otherwise);
+                }
+                Stmt::While { cond, body, .. } => {
+                    self.fold(cond);
+                    self.fold_block(body);
+                }
+                Stmt::SetLocal { value, .. } => self.fold(value),
+                Stmt::SetVar { player, value, .. } => {
+                    if let Some(p) = player {
+                        self.fold(p);
+                    }
+                    self.fold(value);
+                }
+                Stmt::Effect { args, .. } => {
+                    for a in args {
+                        self.fold(a);
+                    }
+                }
+            }
+        }
+    }
+
+    fn fold(&self, e: &mut Expr) {
+        let constant = |e: &Expr| match e {
+            Expr::Const(v) => Some(*v),
+            _ => None,
+        };
+        let folded = match e {
+            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } | Expr::Ambient(_) => None,
+            Expr::VarOf { var, player } => {
+                self.fold(player);
+                match constant(player) {
+                    Some(Value::Player(p)) => Some(Expr::Var {
+                        slot: self.var_slot(*var as usize, Some(p)) as u16,
+                    }),
+                    _ => None,
+                }
+            }
+            Expr::Not(x) | Expr::Neg(x) => {
+                self.fold(x);
+                let negate = matches!(e, Expr::Neg(_));
+                match e {
+                    Expr::Not(x) | Expr::Neg(x) => constant(x).map(|v| {
+                        Expr::Const(if negate {
+                            Value::Int(v.int().wrapping_neg())
+                        } else {
+                            Value::Bool(!v.truthy())
+                        })
+                    }),
+                    _ => None,
+                }
+            }
+            Expr::Bin(op, a, b) => {
+                self.fold(a);
+                self.fold(b);
+                match (constant(a), constant(b)) {
+                    (Some(x), Some(y)) => Some(Expr::Const(binary(*op, x, y))),
+                    _ => None,
+                }
+            }
+            Expr::Call(f, args) => {
+                let mut values = [Value::None; 3];
+                let mut all_constant = args.len() <= values.len();
+                for (i, a) in args.iter_mut().enumerate() {
+                    self.fold(a);
+                    match (constant(a), values.get_mut(i)) {
+                        (Some(v), Some(slot)) => *slot = v,
+                        _ => all_constant = false,
+                    }
+                }
+                if all_constant {
+                    pure_call(self, *f, values).map(Expr::Const)
+                } else {
+                    None
+                }
+            }
+        };
+        if let Some(f) = folded {
+            *e = f;
+        }
+    }
+}
