@@ -7,7 +7,7 @@
 //! Loops without a choice point inside run as plain loops; the Rust stack grows only with the choice points
 //! of the path being explored.
 
-use crate::interp::{Choice, EngineError, Move};
+use crate::interp::{Choice, EngineError, Move, Successor};
 use crate::ir::*;
 use crate::run::{Run, Scratch};
 use crate::state::{Outcome, State};
@@ -61,15 +61,6 @@ pub(crate) struct Decided {
     pub(crate) next_mover: Option<PlayerId>,
 }
 
-/// One complete path through a rule.
-pub(crate) struct Leaf {
-    pub(crate) mv: Move,
-    pub(crate) preference: i64,
-    pub(crate) decided: Decided,
-    /// The position the path leads to, kept only when the explorer was asked for positions.
-    pub(crate) position: Option<State>,
-}
-
 /// Which paths to follow.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -78,6 +69,12 @@ pub(crate) enum Mode {
     /// Only the given choices, in order; a choice point beyond them, or a choice that is not an option, is
     /// an error (applying a move).
     Replay,
+}
+
+thread_local! {
+    /// The option list of the last explorer on this thread, kept for the next: a search then allocates
+    /// only when it needs a longer list than any before it.
+    static SPARE_OPTIONS: std::cell::Cell<Vec<[Value; 2]>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 pub(crate) struct Explorer<'g, 's> {
@@ -92,10 +89,19 @@ pub(crate) struct Explorer<'g, 's> {
     options: Vec<[Value; 2]>,
     keep_positions: bool,
     limit: usize,
-    pub(crate) leaves: Vec<Leaf>,
+    /// The complete paths found, in order.
+    pub(crate) leaves: Vec<Successor>,
 }
 
 type Found = Result<Flow, Box<EngineError>>;
+
+impl Drop for Explorer<'_, '_> {
+    fn drop(&mut self) {
+        let mut options = std::mem::take(&mut self.options);
+        options.clear();
+        SPARE_OPTIONS.with(|spare| spare.set(options));
+    }
+}
 
 impl<'g, 's> Explorer<'g, 's> {
     pub(crate) fn new(game: &'g Game, mode: Mode, keep_positions: bool) -> Self {
@@ -105,10 +111,10 @@ impl<'g, 's> Explorer<'g, 's> {
             mode,
             given: &[],
             path: SmallVec::new(),
-            options: Vec::with_capacity(64),
+            options: SPARE_OPTIONS.with(|spare| spare.take()),
             keep_positions,
             limit: usize::MAX,
-            leaves: Vec::with_capacity(16),
+            leaves: Vec::new(),
         }
     }
 
@@ -401,7 +407,7 @@ impl<'g, 's> Explorer<'g, 's> {
             result: run.result,
             next_mover: run.next_mover,
         };
-        self.leaves.push(Leaf {
+        self.leaves.push(Successor {
             mv: Move {
                 rule: self.rule,
                 choices: SmallVec::from_slice(&self.path),

@@ -1,7 +1,7 @@
 //! Running rules: legal moves by exploring choice points, applying a move, and what follows a move
 //! (next player, end conditions, caps).
 
-use crate::explore::{Decided, Explorer, Leaf, Mode};
+use crate::explore::{Decided, Explorer, Mode};
 use crate::ir::*;
 use crate::run::{Run, Scratch};
 use crate::state::{CapKind, Outcome, Reason, State};
@@ -66,8 +66,11 @@ impl From<Box<EngineError>> for EngineError {
 /// and finishes it with [`Game::apply_successor`] does not run the rule a second time.
 pub struct Successor {
     pub mv: Move,
-    position: State,
-    decided: Decided,
+    /// Set by `prefer(n)`; only the moves of the highest preference are legal.
+    pub(crate) preference: i64,
+    pub(crate) decided: Decided,
+    /// The position the move leads to; kept only when asked for (`successors`, not `legal_moves`).
+    pub(crate) position: Option<State>,
 }
 
 impl Game {
@@ -136,22 +139,13 @@ impl Game {
         if st.result.is_some() || st.chance_due {
             return Ok(Vec::new());
         }
-        let mut found: Vec<Successor> = self
-            .real_moves(st, true)?
-            .into_iter()
-            .filter_map(|l| {
-                Some(Successor {
-                    mv: l.mv,
-                    position: l.position?,
-                    decided: l.decided,
-                })
-            })
-            .collect();
+        let mut found = self.real_moves(st, true)?;
         if found.is_empty() {
             found.push(Successor {
                 mv: Move::pass(),
-                position: st.clone(),
+                preference: 0,
                 decided: Decided::default(),
+                position: Some(st.clone()),
             });
         }
         Ok(found)
@@ -160,12 +154,19 @@ impl Game {
     /// The position after a move found by [`Game::successors`] in `st`: the same as `apply(st, &s.mv)`.
     pub fn apply_successor(&self, s: Successor) -> Result<State, EngineError> {
         let pass = s.mv.is_pass();
-        self.finish(s.position, s.decided, pass)
+        match s.position {
+            Some(position) => self.finish(position, s.decided, pass),
+            None => Err(EngineError {
+                rule: self.rule_name(s.mv.rule).to_string(),
+                at: 0,
+                message: "this move was listed without its position (use `apply`)".into(),
+            }),
+        }
     }
 
     /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
     /// those, the ones `prefer(n)` ranks highest.
-    fn real_moves(&self, st: &State, keep_positions: bool) -> Result<Vec<Leaf>, EngineError> {
+    fn real_moves(&self, st: &State, keep_positions: bool) -> Result<Vec<Successor>, EngineError> {
         let mut found = self.search(st, false, keep_positions, usize::MAX)?;
         if found.is_empty() {
             found = self.search(st, true, keep_positions, usize::MAX)?;
@@ -188,7 +189,7 @@ impl Game {
         fallback: bool,
         keep_positions: bool,
         limit: usize,
-    ) -> Result<Vec<Leaf>, EngineError> {
+    ) -> Result<Vec<Successor>, EngineError> {
         let mut explorer = Explorer::new(self, Mode::Search, keep_positions).limit(limit);
         let mut scratch = Scratch::new(st);
         for (i, rule) in self.rules.iter().enumerate() {
@@ -205,7 +206,7 @@ impl Game {
             }
             explorer.rule(&mut scratch, i as u16, &[])?;
         }
-        Ok(explorer.leaves)
+        Ok(std::mem::take(&mut explorer.leaves))
     }
 
     /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
