@@ -445,3 +445,79 @@ fn expressions_that_do_not_depend_on_the_position_are_folded_when_a_ruleset_is_c
         )
     );
 }
+
+#[test]
+fn a_choice_of_the_one_site_equal_to_an_expression_is_narrowed_to_that_site() {
+    use keliya_engine::{Domain, Stmt};
+    let c = keliya_tests::compile("pancha-keliya");
+    let game = c.game.as_ref().expect("a game");
+    let rule = game.rules.iter().find(|r| r.name == "move").unwrap();
+    // choose from in sites_with(pc) where ... { ... choose to in sites() where to == along(path, wait, t) }
+    fn inner_domains(stmts: &[Stmt], out: &mut Vec<Domain>) {
+        for s in stmts {
+            match s {
+                Stmt::Choose { domain, body, .. } | Stmt::For { domain, body, .. } => {
+                    out.push(domain.clone());
+                    inner_domains(body, out);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    inner_domains(then, out);
+                    inner_domains(otherwise, out);
+                }
+                Stmt::While { body, .. } => inner_domains(body, out),
+                _ => {}
+            }
+        }
+    }
+    let mut domains = Vec::new();
+    inner_domains(&rule.body, &mut domains);
+    assert!(matches!(domains[0], Domain::SitesWith(_)), "{domains:?}");
+    assert!(matches!(domains[1], Domain::Just(_)), "{domains:?}");
+    // The narrowed choices give the moves the written ones do, position by position.
+    fn widen(stmts: &mut [Stmt]) {
+        for s in stmts {
+            match s {
+                Stmt::Choose { domain, body, .. } | Stmt::For { domain, body, .. } => {
+                    if let Domain::Just(_) = domain {
+                        *domain = Domain::Sites;
+                    }
+                    widen(body);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    widen(then);
+                    widen(otherwise);
+                }
+                Stmt::While { body, .. } => widen(body),
+                _ => {}
+            }
+        }
+    }
+    let mut written = game.clone();
+    for r in &mut written.rules {
+        widen(&mut r.body);
+    }
+    for seed in 0..20 {
+        let mut dice = keliya_play::Dice::new(seed);
+        let mut st = game.initial_state();
+        while st.result.is_none() && st.ply < 300 {
+            let outcomes = game.chance_outcomes(&st);
+            if !outcomes.is_empty() {
+                let k = dice.weighted(outcomes.iter().map(|o| o.1));
+                st = game.apply_chance(&st, outcomes[k].0);
+                continue;
+            }
+            let moves = game.legal_moves(&st).unwrap();
+            assert_eq!(
+                moves,
+                written.legal_moves(&st).unwrap(),
+                "seed {seed} ply {}",
+                st.ply
+            );
+            st = game.apply(&st, &moves[dice.below(moves.len())]).unwrap();
+        }
+    }
+}

@@ -111,6 +111,11 @@ pub struct Board {
     leaps: Vec<(SiteId, SiteId)>,
     pub lines: Vec<Line>,
     pub tracks: Vec<Track>,
+    /// For each track, each site's first position on it (`u32::MAX` when it is not on it): `along` and
+    /// `index_on` in constant time.
+    track_positions: Vec<Vec<u32>>,
+    /// The on-board sites, in id order.
+    playing: Vec<SiteId>,
 }
 
 impl Board {
@@ -147,7 +152,7 @@ impl Board {
     /// track; `None` past the end of an open track or when `from` is not on it.
     pub fn along(&self, t: usize, from: SiteId, steps: i64) -> Option<SiteId> {
         let track = &self.tracks[t];
-        let i = track.points.iter().position(|&p| p == from)? as i64;
+        let i = self.index_on(t, from)? as i64;
         let n = track.points.len() as i64;
         let j = i + steps;
         if track.cyclic {
@@ -158,9 +163,16 @@ impl Board {
             None
         }
     }
+    /// The first position of `site` on track `t`, from 0.
+    pub fn index_on(&self, t: usize, site: SiteId) -> Option<usize> {
+        match self.track_positions[t].get(site as usize) {
+            Some(&i) if i != u32::MAX => Some(i as usize),
+            _ => None,
+        }
+    }
     /// On-board sites, in id order.
     pub fn playing_sites(&self) -> impl Iterator<Item = SiteId> + '_ {
-        (0..self.len() as SiteId).filter(|&s| !self.offboard[s as usize])
+        self.playing.iter().copied()
     }
 }
 
@@ -357,6 +369,19 @@ impl BoardSpec {
         }
         let (neighbour_start, neighbours) = flatten(adjacency);
         let (leap_start, leaps) = flatten(leap_lists);
+        let track_positions = tracks
+            .iter()
+            .map(|t| {
+                let mut at = vec![u32::MAX; n];
+                for (i, &p) in t.points.iter().enumerate().rev() {
+                    at[p as usize] = i as u32;
+                }
+                at
+            })
+            .collect();
+        let playing = (0..n as SiteId)
+            .filter(|&s| !self.sites[s as usize].offboard)
+            .collect();
         Ok(Board {
             names: self.sites.iter().map(|s| s.id.clone()).collect(),
             index,
@@ -371,6 +396,8 @@ impl BoardSpec {
             leaps,
             lines,
             tracks,
+            track_positions,
+            playing,
         })
     }
 }

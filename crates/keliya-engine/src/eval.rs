@@ -140,13 +140,9 @@ fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
             _ => Value::None,
         },
         Func::IndexOn => match (v[0], v[1]) {
-            (Value::Track(t), Value::Site(s)) => Value::Int(
-                g.board.tracks[t as usize]
-                    .points
-                    .iter()
-                    .position(|&p| p == s)
-                    .map_or(-1, |i| i as i64),
-            ),
+            (Value::Track(t), Value::Site(s)) => {
+                Value::Int(g.board.index_on(t as usize, s).map_or(-1, |i| i as i64))
+            }
             _ => Value::Int(-1),
         },
         Func::Length => match v[0] {
@@ -240,12 +236,14 @@ impl Game {
         for s in stmts {
             match s {
                 Stmt::Choose {
+                    slots,
                     domain,
                     filter,
                     body,
                     ..
                 }
                 | Stmt::For {
+                    slots,
                     domain,
                     filter,
                     body,
@@ -256,7 +254,8 @@ impl Game {
                         Domain::SitesWith(e)
                         | Domain::Neighbours(e)
                         | Domain::Leaps(e)
-                        | Domain::Track(e) => self.fold(e),
+                        | Domain::Track(e)
+                        | Domain::Just(e) => self.fold(e),
                         Domain::Range(a, b) => {
                             self.fold(a);
                             self.fold(b);
@@ -264,6 +263,11 @@ impl Game {
                     }
                     if let Some(f) = filter {
                         self.fold(f);
+                        if let (Domain::Sites, [slot]) = (&domain, slots.as_slice())
+                            && let Some(site) = named_site(f, *slot)
+                        {
+                            *domain = Domain::Just(site.clone());
+                        }
                     }
                     self.fold_block(body);
                 }
@@ -354,5 +358,33 @@ impl Game {
         if let Some(f) = folded {
             *e = f;
         }
+    }
+}
+
+/// In a filter `a and b and ...`, a part `x == E` (or `E == x`) where `x` is the local `slot` and `E` does
+/// not read it: the one value `x` can take. `E` must also have no effect (`seen_before` records), since
+/// it will be evaluated once instead of once per site.
+fn named_site(filter: &Expr, slot: u16) -> Option<&Expr> {
+    match filter {
+        Expr::Bin(BinOp::And, a, b) => named_site(a, slot).or_else(|| named_site(b, slot)),
+        Expr::Bin(BinOp::Eq, a, b) => match (a.as_ref(), b.as_ref()) {
+            (Expr::Local(s), e) | (e, Expr::Local(s)) if *s == slot && independent(e, slot) => {
+                Some(e)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `e` neither reads local `slot` nor records anything.
+fn independent(e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::Local(s) => *s != slot,
+        Expr::Const(_) | Expr::Var { .. } | Expr::Ambient(_) => true,
+        Expr::VarOf { player, .. } => independent(player, slot),
+        Expr::Not(x) | Expr::Neg(x) => independent(x, slot),
+        Expr::Bin(_, a, b) => independent(a, slot) && independent(b, slot),
+        Expr::Call(f, args) => *f != Func::SeenBefore && args.iter().all(|a| independent(a, slot)),
     }
 }

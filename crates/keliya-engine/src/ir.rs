@@ -125,6 +125,10 @@ pub enum Domain {
     Track(Expr),
     /// Every player, in turn order.
     Players,
+    /// The one site an expression gives, when it is an on-board site. Not written by authors: a
+    /// `choose x in sites() where ... x == E ...` (E not reading `x`) is narrowed to it when the ruleset
+    /// is compiled, so the options are found without testing every site.
+    Just(Expr),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -236,6 +236,7 @@ impl<'a> Run<'a> {
                 _ => false,
             },
             Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
+            Domain::Just(e) => on_board(values[0]) && self.eval(st, e)? == values[0],
         };
         if !in_domain {
             return Ok(false);
@@ -315,6 +316,13 @@ impl<'a> Run<'a> {
                             .iter()
                             .map(|&s| [Value::Site(s), Value::None]),
                     )
+                }
+            }
+            Domain::Just(e) => {
+                if let Some(s) = site_arg(self, e)?
+                    && !g.board.offboard[s as usize]
+                {
+                    items.push([Value::Site(s), Value::None]);
                 }
             }
             Domain::Players => items.extend(
