@@ -51,7 +51,7 @@ fn every_game_ends_with_its_invariants_holding_throughout() {
                     let found_moves: Vec<_> = found.iter().map(|s| s.mv.clone()).collect();
                     assert_eq!(found_moves, moves, "{name} game {i} ply {}", st.ply);
                     let kept = game
-                        .apply_successor(found.swap_remove(k))
+                        .apply_successor(&st, found.swap_remove(k))
                         .expect("successor");
                     assert_eq!(kept, after, "{name} game {i} ply {}", st.ply);
                     st = after;

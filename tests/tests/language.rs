@@ -398,7 +398,7 @@ fn choices_inside_loops_follow_every_path_from_the_position_so_far() {
     for (mv, found) in moves.iter().zip(successors) {
         assert_eq!(&found.mv, mv, "same moves in the same order");
         let after = game.apply(&st, mv).unwrap();
-        assert_eq!(game.apply_successor(found).unwrap(), after);
+        assert_eq!(game.apply_successor(&st, found).unwrap(), after);
         // The stone placed before the loop is on s4 in every position; each stone not kept is gone.
         let count = |site: &str| after.count(game, game.board.site(site).unwrap(), 0);
         assert_eq!(count("s4"), 1);

@@ -157,7 +157,8 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 let text = game.notation(&chosen.mv);
                 outln!("{who}: {text}");
                 session.push(
-                    game.apply_successor(chosen).map_err(crate::engine_error)?,
+                    game.apply_successor(&st, chosen)
+                        .map_err(crate::engine_error)?,
                     text,
                 );
                 show_board = true;

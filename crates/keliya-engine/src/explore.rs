@@ -10,7 +10,7 @@
 use crate::interp::{Choice, EngineError, Move, Successor};
 use crate::ir::*;
 use crate::run::{Run, Scratch};
-use crate::state::{Outcome, State};
+use crate::state::Outcome;
 use crate::{Game, PlayerId};
 use smallvec::SmallVec;
 use std::ops::Range;
@@ -88,6 +88,8 @@ pub(crate) struct Explorer<'g, 's> {
     /// The options of every choice point and loop on the path, each a range of this list, innermost last.
     options: Vec<[Value; 2]>,
     keep_positions: bool,
+    /// The trail's length when the rule began: a path's changes are the trail after it.
+    start: usize,
     limit: usize,
     /// The complete paths found, in order.
     pub(crate) leaves: Vec<Successor>,
@@ -113,6 +115,7 @@ impl<'g, 's> Explorer<'g, 's> {
             path: SmallVec::new(),
             options: SPARE_OPTIONS.with(|spare| spare.take()),
             keep_positions,
+            start: 0,
             limit: usize::MAX,
             leaves: Vec::new(),
         }
@@ -145,6 +148,7 @@ impl<'g, 's> Explorer<'g, 's> {
         self.path.clear();
         let mut run = Run::new(self.game, rule);
         let mark = st.mark();
+        self.start = mark;
         let body = &self.game.rules[rule as usize].body;
         if let Flow::Done = self.block(&mut run, st, body, &Next::End)? {
             self.leaf(&run, st)?;
@@ -414,7 +418,11 @@ impl<'g, 's> Explorer<'g, 's> {
             },
             preference: run.preference,
             decided,
-            position: self.keep_positions.then(|| State::clone(st)),
+            changes: if self.keep_positions {
+                Some(st.changes_since(self.start))
+            } else {
+                None
+            },
         });
         Ok(())
     }

@@ -3,7 +3,7 @@
 
 use crate::explore::{Decided, Explorer, Mode};
 use crate::ir::*;
-use crate::run::{Run, Scratch};
+use crate::run::{Changes, Run, Scratch, replay};
 use crate::state::{CapKind, Outcome, Reason, State};
 use crate::{Game, ThrowRow};
 use smallvec::SmallVec;
@@ -61,16 +61,16 @@ impl From<Box<EngineError>> for EngineError {
     }
 }
 
-/// A legal move with the position its rule left, before the turn's bookkeeping (next player, end
-/// conditions, caps). Move generation computes that position anyway; a playout that picks one of these
-/// and finishes it with [`Game::apply_successor`] does not run the rule a second time.
+/// A legal move with what its rule changed in the position, before the turn's bookkeeping (next player,
+/// end conditions, caps). Move generation computes those changes anyway; a playout that picks one of
+/// these and finishes it with [`Game::apply_successor`] does not run the rule a second time.
 pub struct Successor {
     pub mv: Move,
     /// Set by `prefer(n)`; only the moves of the highest preference are legal.
     pub(crate) preference: i64,
     pub(crate) decided: Decided,
-    /// The position the move leads to; kept only when asked for (`successors`, not `legal_moves`).
-    pub(crate) position: Option<State>,
+    /// The values the move's effects wrote; kept only when asked for (`successors`, not `legal_moves`).
+    pub(crate) changes: Option<Changes>,
 }
 
 impl Game {
@@ -145,21 +145,23 @@ impl Game {
                 mv: Move::pass(),
                 preference: 0,
                 decided: Decided::default(),
-                position: Some(st.clone()),
+                changes: Some(Changes::new()),
             });
         }
         Ok(found)
     }
 
-    /// The position after a move found by [`Game::successors`] in `st`: the same as `apply(st, &s.mv)`.
-    pub fn apply_successor(&self, s: Successor) -> Result<State, EngineError> {
+    /// The position after a move that [`Game::successors`] found in `st`: the same as `apply(st, &s.mv)`.
+    pub fn apply_successor(&self, st: &State, s: Successor) -> Result<State, EngineError> {
         let pass = s.mv.is_pass();
-        match s.position {
-            Some(position) => self.finish(position, s.decided, pass),
-            None => Err(EngineError {
+        let mut next = st.clone();
+        match &s.changes {
+            Some(changes) if replay(&mut next, changes) => self.finish(next, s.decided, pass),
+            _ => Err(EngineError {
                 rule: self.rule_name(s.mv.rule).to_string(),
                 at: 0,
-                message: "this move was listed without its position (use `apply`)".into(),
+                message: "this move was not found in this position by `successors` (use `apply`)"
+                    .into(),
             }),
         }
     }

@@ -18,9 +18,29 @@ pub(crate) struct Scratch {
     trail: SmallVec<[Undo; 32]>,
 }
 
-/// One value an effect overwrote.
-#[derive(Clone, Copy)]
-enum Undo {
+/// Values a move's effects wrote, in order: replayed on a copy of the position the move was found in,
+/// they make the position it leads to.
+pub(crate) type Changes = SmallVec<[Undo; 4]>;
+
+/// Replays `changes` (from [`Scratch::changes_since`]) on `st`; false when one does not fit it (a
+/// position of another game).
+pub(crate) fn replay(st: &mut State, changes: &Changes) -> bool {
+    for change in changes {
+        let slot = match *change {
+            Undo::Count(c, n) => st.counts.get_mut(c as usize).map(|x| *x = n),
+            Undo::Var(slot, v) => st.vars.get_mut(slot as usize).map(|x| *x = v),
+            Undo::Captures(n) => Some(st.captures = n),
+        };
+        if slot.is_none() {
+            return false;
+        }
+    }
+    true
+}
+
+/// One value an effect overwrote (on the trail), or wrote (in [`Changes`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Undo {
     Count(u32, u16),
     Var(u32, i64),
     Captures(u32),
@@ -49,6 +69,18 @@ impl Scratch {
     }
     pub(crate) fn into_state(self) -> State {
         self.state
+    }
+    /// What the effects since `mark` changed, as final values (a value changed twice appears twice, the
+    /// same both times).
+    pub(crate) fn changes_since(&self, mark: usize) -> Changes {
+        self.trail[mark..]
+            .iter()
+            .map(|u| match *u {
+                Undo::Count(c, _) => Undo::Count(c, self.state.counts[c as usize]),
+                Undo::Var(slot, _) => Undo::Var(slot, self.state.vars[slot as usize]),
+                Undo::Captures(_) => Undo::Captures(self.state.captures),
+            })
+            .collect()
     }
     fn set_count(&mut self, cell: usize, n: u16) {
         self.trail

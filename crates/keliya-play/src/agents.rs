@@ -241,7 +241,7 @@ impl MctsAgent {
             }
             let mut found = game.successors(&st)?;
             let pick = found.swap_remove(dice.below(found.len()));
-            st = game.apply_successor(pick)?;
+            st = game.apply_successor(&st, pick)?;
             plies += 1;
         }
         Ok(Self::rewards(game, &st))

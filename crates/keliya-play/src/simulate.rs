@@ -104,7 +104,7 @@ pub fn play_game_with(
         if keep_moves {
             moves.push(game.notation(&chosen.mv));
         }
-        st = game.apply_successor(chosen)?;
+        st = game.apply_successor(&st, chosen)?;
         steps += 1;
         check(game, &st, detail, steps)?;
     }
@@ -144,7 +144,7 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
         // The positions come with the moves, so the chosen move's rule is not run again.
         let mut found = game.successors(&st)?;
         let pick = found.swap_remove(dice.below(found.len()));
-        st = game.apply_successor(pick)?;
+        st = game.apply_successor(&st, pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);
