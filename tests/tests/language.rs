@@ -521,3 +521,52 @@ fn a_choice_of_the_one_site_equal_to_an_expression_is_narrowed_to_that_site() {
         }
     }
 }
+
+#[test]
+fn moves_found_by_the_stuck_check_are_reused_only_for_the_position_they_were_found_in() {
+    let c = keliya_tests::compile("hat-diviyan-keliya");
+    let game = c.game.as_ref().expect("a game");
+    // The tiger is placed; the leopards drop one; now the tiger is to move and the end condition
+    // `mover == hunter and stuck` has searched its moves.
+    let mut st = game.initial_state();
+    for _ in 0..2 {
+        let moves = game.successors(&st).unwrap();
+        let first = moves.into_iter().next().unwrap();
+        st = game.apply_successor(&st, first).unwrap();
+    }
+    assert_eq!(
+        game.rule_name(game.legal_moves(&st).unwrap()[0].rule),
+        "hunter-step"
+    );
+    // The same position, searched afresh (a copy keeps no moves), gives the same moves.
+    assert_eq!(
+        game.legal_moves(&st.clone()).unwrap(),
+        game.legal_moves(&st).unwrap()
+    );
+    // Settle again, then move the tiger by hand: the moves kept for the old position are not used.
+    game.settle(&mut st).unwrap();
+    let tiger = game.piece("hunter").unwrap();
+    let from = (0..game.board.len() as u16)
+        .find(|&s| st.count(game, s, tiger) > 0)
+        .unwrap();
+    let to = game
+        .board
+        .playing_sites()
+        .find(|&s| game.board.neighbours(from).contains(&s) && st.site_total(game, s) == 0)
+        .unwrap();
+    let k = game.piece_count();
+    st.counts[from as usize * k + tiger as usize] = 0;
+    st.counts[to as usize * k + tiger as usize] = 1;
+    let fresh = st.clone();
+    assert_eq!(
+        game.legal_moves(&st).unwrap(),
+        game.legal_moves(&fresh).unwrap()
+    );
+    assert!(
+        game.legal_moves(&st)
+            .unwrap()
+            .iter()
+            .all(|m| game.notation(m).starts_with(game.board.name(to))),
+        "the moves start where the tiger now stands"
+    );
+}

@@ -40,7 +40,9 @@ impl Run<'_> {
                 Ambient::Throw => st
                     .throw
                     .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
-                Ambient::Stuck => Value::Bool(!st.chance_due && !g.has_ordinary_move(st)?),
+                Ambient::Stuck if st.chance_due => Value::Bool(false),
+                Ambient::Stuck if self.settling => Value::Bool(!g.has_ordinary_move_settling(st)?),
+                Ambient::Stuck => Value::Bool(!g.has_ordinary_move(st)?),
                 Ambient::Ply => Value::Int(st.ply as i64),
                 Ambient::Turn => Value::Int(st.turn as i64),
             },

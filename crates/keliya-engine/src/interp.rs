@@ -87,6 +87,7 @@ impl Game {
             captures: 0,
             history: Default::default(),
             result: None,
+            found: Default::default(),
         };
         for v in &self.vars {
             let n = if v.per_player { self.players.len() } else { 1 };
@@ -169,7 +170,10 @@ impl Game {
     /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
     /// those, the ones `prefer(n)` ranks highest.
     fn real_moves(&self, st: &State, keep_positions: bool) -> Result<Vec<Successor>, EngineError> {
-        let mut found = self.search(st, false, keep_positions, usize::MAX)?;
+        let mut found = match st.found.take(st) {
+            Some(found) => found,
+            None => self.search(st, false, keep_positions, usize::MAX)?,
+        };
         if found.is_empty() {
             found = self.search(st, true, keep_positions, usize::MAX)?;
         }
@@ -182,6 +186,15 @@ impl Game {
     pub(crate) fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
         // One move is enough to know: stop at the first.
         Ok(!self.search(st, false, false, 1)?.is_empty())
+    }
+
+    /// `stuck` asked by the end conditions of the position a player is about to move in: the move search
+    /// that follows needs every move anyway, so find them all now and keep them with the position.
+    pub(crate) fn has_ordinary_move_settling(&self, st: &State) -> Result<bool, EngineError> {
+        let found = self.search(st, false, true, usize::MAX)?;
+        let any = !found.is_empty();
+        st.found.keep(st, found);
+        Ok(any)
     }
 
     /// The complete paths through every rule (ordinary or fallback) that the player to move may use now.
@@ -326,7 +339,8 @@ impl Game {
     /// Settles the position a player is about to move in: end conditions first, then caps, then a due throw.
     fn begin_turn(&self, st: &mut State) -> Result<(), EngineError> {
         for (i, end) in self.ends.iter().enumerate() {
-            let run = Run::new(self, PASS_RULE);
+            let mut run = Run::new(self, PASS_RULE);
+            run.settling = true;
             if run.eval(st, &end.when)?.truthy() {
                 let winner = match &end.winner {
                     None => None,

@@ -122,6 +122,9 @@ pub(crate) struct Run<'a> {
     pub(crate) steps: u32,
     /// Configurations met by `seen_before` in this move.
     pub(crate) seen: std::cell::RefCell<Vec<u64>>,
+    /// Evaluating the end conditions of the position about to be played (`stuck` keeps the moves it
+    /// finds with the position).
+    pub(crate) settling: bool,
 }
 
 /// Copied by hand: a derived clone copies the inline locals one by one.
@@ -138,6 +141,7 @@ impl Clone for Run<'_> {
             preference: self.preference,
             steps: self.steps,
             seen: self.seen.clone(),
+            settling: self.settling,
         }
     }
 }
@@ -156,6 +160,7 @@ impl<'a> Run<'a> {
             preference: 0,
             steps: 0,
             seen: std::cell::RefCell::new(Vec::new()),
+            settling: false,
         }
     }
 

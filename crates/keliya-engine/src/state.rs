@@ -2,7 +2,7 @@ use std::sync::Arc;
 
 use smallvec::SmallVec;
 
-use crate::{Game, PlayerId};
+use crate::{Game, PlayerId, Successor};
 
 /// Position hashes recorded since the last capture, newest first: a persistent list, so a state and the
 /// states made from it share their past, copying a state copies one pointer, and recording a position
@@ -112,6 +112,65 @@ pub struct State {
     /// copies until one of them records a new position, so copying a state stays cheap.
     pub history: History,
     pub result: Option<Outcome>,
+    /// The ordinary moves found when the end conditions asked whether the player to move is `stuck`,
+    /// kept for the move search that follows (not part of the position: ignored by comparisons, not
+    /// copied with the state).
+    pub(crate) found: FoundMoves,
+}
+
+/// Moves found for a position, with the parts of the position they were found in, so that a state
+/// changed by hand since does not reuse them.
+#[derive(Default)]
+pub(crate) struct FoundMoves(std::cell::Cell<Option<Box<Found>>>);
+
+pub(crate) struct Found {
+    counts: Counts,
+    vars: Vars,
+    to_move: PlayerId,
+    throw: Option<u8>,
+    ply: u32,
+    turn: u32,
+    moves: Vec<Successor>,
+}
+
+impl FoundMoves {
+    pub(crate) fn keep(&self, st: &State, moves: Vec<Successor>) {
+        self.0.set(Some(Box::new(Found {
+            counts: Counts::from_slice(&st.counts),
+            vars: Vars::from_slice(&st.vars),
+            to_move: st.to_move,
+            throw: st.throw,
+            ply: st.ply,
+            turn: st.turn,
+            moves,
+        })));
+    }
+    /// The moves kept for `st`, if they were found in a position like it in every part the rules read.
+    pub(crate) fn take(&self, st: &State) -> Option<Vec<Successor>> {
+        let found = self.0.take()?;
+        let same = found.counts == st.counts
+            && found.vars == st.vars
+            && found.to_move == st.to_move
+            && found.throw == st.throw
+            && found.ply == st.ply
+            && found.turn == st.turn;
+        same.then_some(found.moves)
+    }
+}
+
+impl PartialEq for FoundMoves {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for FoundMoves {}
+impl std::hash::Hash for FoundMoves {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+impl std::fmt::Debug for FoundMoves {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FoundMoves")
+    }
 }
 
 /// Copied by hand: a derived clone would copy the inline lists element by element; these copy them whole.
@@ -129,6 +188,7 @@ impl Clone for State {
             captures: self.captures,
             history: self.history.clone(),
             result: self.result,
+            found: FoundMoves::default(),
         }
     }
 }

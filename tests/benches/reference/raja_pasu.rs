@@ -1,0 +1,335 @@
+//! Raja Pasu by hand: uniformly random playouts of a whole match of the ruleset `raja-pasu`
+//! (`rulesets/raja-pasu.yaml`, which extends nothing), written without the keliya engine so that the
+//! interpreter's cost can be measured against specialised code.
+//!
+//! The match follows the ruleset with every parameter at its default:
+//!
+//! - Holes are numbered along the sowing cycle: 0..=6 are South's row (r1h1..r1h7), 7..=13 North's
+//!   (r2h7..r2h1), so the next hole counter-clockwise is `i + 1 mod 14` and each row starts at its
+//!   owner's left end. Closed holes are skipped by sowing and by every "next hole" test.
+//! - A move lifts a non-empty hole of the mover's row and sows one counter per open hole, the origin
+//!   included on long laps. A drop that makes exactly four (the last drop too) sends those four at once
+//!   to the owner of that row. When a lap ends, a non-empty next hole is lifted and sown (relay); an
+//!   empty one ends the move, and the mover captures the hole beyond it if it holds counters.
+//! - Loop guard: before each relay, the configuration (board, reserves, hole about to be lifted) is
+//!   remembered for the move; meeting one again, or reaching 10,000 laps, ends the move at once with no
+//!   lift and no capture.
+//! - A player may sow only while the round has lasted fewer than 1,000 turns and the position (board,
+//!   reserves, rounds, player to move) has occurred fewer than three times since the last capture.
+//!   Otherwise, or when his row is empty, the fallback move ends the round: after a cap each player
+//!   takes his own row and the player to move starts the next round; else the opponent takes every
+//!   counter left and starts. A player left with fewer than seven counters loses the match (South is
+//!   tested first); after 1,000 rounds the larger reserve wins, equal reserves draw. Otherwise each
+//!   player fills `min(7, reserve / 7)` of his rightmost holes with seven counters and the rest of his
+//!   row is closed for the round.
+//! - The draw cap of four repetitions is checked after every move as the engine does, though the round
+//!   cap at three always comes first.
+//!
+//! Every legal move set has the same members as the interpreter's (listed in another order), every move
+//! is drawn with `Dice::below(number of legal moves)`, the round-ending fallback included, and a ply is
+//! counted per applied move. Round wins, ties and the other statistics-only variables of the ruleset do
+//! not influence play and are not kept. Nothing is simplified: positions and loop-guard configurations
+//! are compared exactly (packed into 128 bits) instead of by hash, which only removes the interpreter's
+//! remote chance of a hash collision.
+
+use keliya_play::Dice;
+use std::cell::RefCell;
+
+/// Holes on the board, and in one row.
+const HOLES: usize = 14;
+const ROW: usize = 7;
+/// Counters put into one hole when a round begins.
+const PER_HOLE: u32 = 7;
+/// Section 4.1: the lap cap of one move.
+const MAX_LAPS: u32 = 10_000;
+/// Section 4.2: a position met this many times since the last capture ends the round.
+const ROUND_REPETITIONS: u32 = 3;
+/// Section 4.2: the turn cap of a round.
+const MAX_TURNS_PER_ROUND: u32 = 1000;
+/// Section 4.3: the match cap.
+const MAX_ROUNDS: u32 = 1000;
+/// The ruleset's `caps: repetition`, a draw of the whole game.
+const REPETITION_CAP: u32 = 4;
+
+/// Slots of the table of loop-guard configurations: at most `MAX_LAPS` entries live at once.
+const SEEN_BITS: u32 = 15;
+/// Slots of the table of positions since the last capture: at most 1,001 entries live at once.
+const HISTORY_BITS: u32 = 11;
+
+/// An open-addressing set of 128-bit keys with an occurrence count per key, emptied in constant time
+/// by moving to a new generation.
+struct Table {
+    keys: Vec<u128>,
+    stamps: Vec<u32>,
+    counts: Vec<u32>,
+    generation: u32,
+    shift: u32,
+    mask: usize,
+}
+
+impl Table {
+    fn new(bits: u32) -> Self {
+        let slots = 1usize << bits;
+        Table {
+            keys: vec![0; slots],
+            stamps: vec![0; slots],
+            counts: vec![0; slots],
+            generation: 1,
+            shift: 64 - bits,
+            mask: slots - 1,
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.generation == u32::MAX {
+            self.stamps.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    /// Counts one more occurrence of `key` and returns how many there have been since the last clear.
+    fn add(&mut self, key: u128) -> u32 {
+        let folded = (key as u64) ^ ((key >> 64) as u64).rotate_left(29);
+        let mut i = (folded.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> self.shift) as usize;
+        loop {
+            if self.stamps[i] != self.generation {
+                self.stamps[i] = self.generation;
+                self.keys[i] = key;
+                self.counts[i] = 1;
+                return 1;
+            }
+            if self.keys[i] == key {
+                self.counts[i] += 1;
+                return self.counts[i];
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
+/// The two tables, kept per thread so that a playout allocates nothing.
+struct Tables {
+    seen: Table,
+    history: Table,
+}
+
+thread_local! {
+    static TABLES: RefCell<Tables> = RefCell::new(Tables {
+        seen: Table::new(SEEN_BITS),
+        history: Table::new(HISTORY_BITS),
+    });
+}
+
+/// Plays one random match from the initial position; returns the plies played and the winner
+/// (0 South, 1 North), or `None` for a draw.
+pub fn playout(seed: u64) -> (u32, Option<u8>) {
+    TABLES.with(|tables| {
+        let tables = &mut *tables.borrow_mut();
+        Match::new(tables).play(&mut Dice::new(seed))
+    })
+}
+
+struct Match<'t> {
+    /// Counters per hole in bytes 0..14; bytes 14 and 15 stay zero and take the extra parts of a key.
+    cells: [u8; 16],
+    /// The next open hole after each hole, counter-clockwise.
+    next: [u8; HOLES],
+    /// The reserves (captures, remainders, leftovers), South then North.
+    store: [u32; 2],
+    mover: usize,
+    turn: u32,
+    round_start: u32,
+    rounds: u32,
+    ply: u32,
+    /// Occurrences of the current position since the last capture, this one included.
+    repetitions: u32,
+    tables: &'t mut Tables,
+}
+
+impl<'t> Match<'t> {
+    fn new(tables: &'t mut Tables) -> Self {
+        let mut cells = [0u8; 16];
+        cells[..HOLES].fill(PER_HOLE as u8);
+        let mut m = Match {
+            cells,
+            next: [0; HOLES],
+            store: [0; 2],
+            mover: 0,
+            turn: 0,
+            round_start: 0,
+            rounds: 0,
+            ply: 0,
+            repetitions: 0,
+            tables,
+        };
+        m.link_open_holes(0);
+        m.tables.history.clear();
+        m
+    }
+
+    /// Recomputes `next` for the holes whose bit is clear in `closed`.
+    fn link_open_holes(&mut self, closed: u16) {
+        for h in 0..HOLES {
+            let mut n = (h + 1) % HOLES;
+            while closed >> n & 1 == 1 {
+                n = (n + 1) % HOLES;
+            }
+            self.next[h] = n as u8;
+        }
+    }
+
+    /// The position as one number: the board and the player to move. The reserves and the round
+    /// counters are constant between captures within a round, and the history is emptied whenever
+    /// either changes, so they need not be part of it.
+    fn position_key(&self) -> u128 {
+        let mut bytes = self.cells;
+        bytes[14] = self.mover as u8;
+        u128::from_le_bytes(bytes)
+    }
+
+    /// Records the position about to be played, as the repetition history does; true when the draw
+    /// cap ends the game.
+    fn settle(&mut self) -> bool {
+        let key = self.position_key();
+        self.repetitions = self.tables.history.add(key);
+        self.repetitions >= REPETITION_CAP
+    }
+
+    fn play(mut self, dice: &mut Dice) -> (u32, Option<u8>) {
+        if self.settle() {
+            return (self.ply, None);
+        }
+        loop {
+            let mut moves = [0u8; ROW];
+            let mut n = 0;
+            if self.turn - self.round_start < MAX_TURNS_PER_ROUND
+                && self.repetitions < ROUND_REPETITIONS
+            {
+                for h in self.mover * ROW..(self.mover + 1) * ROW {
+                    if self.cells[h] > 0 {
+                        moves[n] = h as u8;
+                        n += 1;
+                    }
+                }
+            }
+            let captured = if n > 0 {
+                let captured = self.sow(moves[dice.below(n)] as usize);
+                self.mover ^= 1;
+                captured
+            } else {
+                // The fallback rule is the only legal move: drawn like any other.
+                dice.below(1);
+                let over = self.end_round();
+                if let Some(winner) = over {
+                    return (self.ply + 1, winner);
+                }
+                false
+            };
+            self.ply += 1;
+            self.turn += 1;
+            if captured {
+                self.tables.history.clear();
+            }
+            if self.settle() {
+                return (self.ply, None);
+            }
+        }
+    }
+
+    /// One move from hole `h`; true when it captured (pasu or the hole beyond).
+    fn sow(&mut self, h: usize) -> bool {
+        let mover = self.mover;
+        let mut captured = false;
+        let mut hand = self.cells[h];
+        self.cells[h] = 0;
+        let mut pos = h;
+        let mut laps = 1;
+        self.tables.seen.clear();
+        loop {
+            while hand > 0 {
+                pos = self.next[pos] as usize;
+                hand -= 1;
+                if self.cells[pos] == 3 {
+                    // Pasu: the four go to the row's owner. The board total drops, so no configuration
+                    // remembered so far can come back.
+                    self.cells[pos] = 0;
+                    self.store[pos / ROW] += 4;
+                    captured = true;
+                    self.tables.seen.clear();
+                } else {
+                    self.cells[pos] += 1;
+                }
+            }
+            let after = self.next[pos] as usize;
+            if self.cells[after] == 0 {
+                let beyond = self.next[after] as usize;
+                if self.cells[beyond] > 0 {
+                    self.store[mover] += u32::from(self.cells[beyond]);
+                    self.cells[beyond] = 0;
+                    captured = true;
+                }
+                return captured;
+            }
+            if laps >= MAX_LAPS {
+                return captured;
+            }
+            // The reserves are constant since the last clear, so the board and the hole identify the
+            // configuration.
+            let mut bytes = self.cells;
+            bytes[15] = after as u8;
+            if self.tables.seen.add(u128::from_le_bytes(bytes)) > 1 {
+                return captured;
+            }
+            hand = self.cells[after];
+            self.cells[after] = 0;
+            pos = after;
+            laps += 1;
+        }
+    }
+
+    /// The fallback move: ends the round, and either the match (returning its winner) or sets up the
+    /// next round.
+    fn end_round(&mut self) -> Option<Option<u8>> {
+        let capped = self.turn - self.round_start >= MAX_TURNS_PER_ROUND
+            || self.repetitions >= ROUND_REPETITIONS;
+        let starter = if capped { self.mover } else { self.mover ^ 1 };
+        for h in 0..HOLES {
+            let taker = if capped { h / ROW } else { starter };
+            self.store[taker] += u32::from(self.cells[h]);
+            self.cells[h] = 0;
+        }
+        self.rounds += 1;
+        if self.store[0] < PER_HOLE {
+            return Some(Some(1));
+        }
+        if self.store[1] < PER_HOLE {
+            return Some(Some(0));
+        }
+        if self.rounds >= MAX_ROUNDS {
+            return Some(match self.store[0].cmp(&self.store[1]) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            });
+        }
+        let mut closed = 0u16;
+        for p in 0..2 {
+            let open = (self.store[p] / PER_HOLE).min(ROW as u32) as usize;
+            for i in 0..ROW {
+                let h = p * ROW + i;
+                if i < ROW - open {
+                    closed |= 1 << h;
+                } else {
+                    self.cells[h] = PER_HOLE as u8;
+                }
+            }
+            self.store[p] -= PER_HOLE * open as u32;
+        }
+        self.link_open_holes(closed);
+        self.round_start = self.turn + 1;
+        self.mover = starter;
+        self.tables.history.clear();
+        None
+    }
+}
