@@ -26,13 +26,16 @@ pub(crate) type Changes = SmallVec<[Undo; 4]>;
 /// position of another game).
 pub(crate) fn replay(st: &mut State, changes: &Changes) -> bool {
     for change in changes {
-        let slot = match *change {
-            Undo::Count(c, n) => st.counts.get_mut(c as usize).map(|x| *x = n),
-            Undo::Var(slot, v) => st.vars.get_mut(slot as usize).map(|x| *x = v),
-            Undo::Captures(n) => Some(st.captures = n),
-        };
-        if slot.is_none() {
-            return false;
+        match *change {
+            Undo::Count(c, n) => match st.counts.get_mut(c as usize) {
+                Some(x) => *x = n,
+                None => return false,
+            },
+            Undo::Var(slot, v) => match st.vars.get_mut(slot as usize) {
+                Some(x) => *x = v,
+                None => return false,
+            },
+            Undo::Captures(n) => st.captures = n,
         }
     }
     true
