@@ -124,6 +124,10 @@ impl<'g, 's> Explorer<'g, 's> {
     /// Stop once this many moves are found.
     pub(crate) fn limit(mut self, limit: usize) -> Self {
         self.limit = limit;
+        if limit == usize::MAX {
+            // Room for the moves of a typical position, so the list is not copied as it grows.
+            self.leaves.reserve(16);
+        }
         self
     }
 
