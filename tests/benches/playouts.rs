@@ -1,5 +1,6 @@
 //! `cargo bench -p keliya-tests`: the hot paths of the interpreter per family (legal moves, apply, a whole
-//! random playout), and a hand-written reference of one game so the interpreter's cost is a measured ratio.
+//! random playout), and a hand-written reference of one game per family (`reference/`) so the
+//! interpreter's cost is a measured ratio.
 //!
 //! Each figure is the median of several timed rounds; compare ratios measured in one run (shared machines
 //! drift). The reference shares no code with the engine and plays by the same rules as the ruleset.
@@ -72,196 +73,68 @@ fn bench_ruleset(name: &str, playouts: u64) -> f64 {
     playout
 }
 
+/// A family's hand-written reference: the ruleset it follows and its playout function.
+struct Reference {
+    family: &'static str,
+    ruleset: &'static str,
+    playout: fn(u64) -> (u32, Option<u8>),
+}
+
+const REFERENCES: &[Reference] = &[
+    Reference {
+        family: "hunt",
+        ruleset: "hat-diviyan-keliya",
+        playout: hat::playout,
+    },
+    Reference {
+        family: "race",
+        ruleset: "pancha-keliya/parker-1909",
+        playout: parker::playout,
+    },
+];
+
 fn main() {
     // `cargo test --benches` runs this binary with `--bench`-less args; keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
     let playouts = if quick { 20 } else { 2000 };
-    let hat = bench_ruleset("hat-diviyan-keliya", playouts);
+    let mut interpreter = Vec::new();
     for name in [
+        "hat-diviyan-keliya",
         "hat-diviyan-keliya/large",
         "demala-diviyan-keliya",
         "demala-diviyan-keliya/pulijudam-23",
         "pancha-keliya",
+        "pancha-keliya/parker-1909",
         "kerala",
         "raja-pasu",
     ] {
-        if keliya_tests::root()
-            .join("rulesets")
-            .join(format!("{name}.yaml"))
-            .is_file()
-        {
-            bench_ruleset(name, playouts / 4);
-        }
+        let per_game = playouts / if name == "hat-diviyan-keliya" { 1 } else { 4 };
+        interpreter.push((name, bench_ruleset(name, per_game.max(2))));
     }
-    let reference = median_ns(playouts * 10, |r| {
-        for i in 0..playouts * 10 {
-            black_box(reference::hat_playout(r * 1_000_000 + i));
-        }
-    });
-    println!(
-        "{:<32} hand-written reference      playout {:>9.1} us  ({:.0} playouts/s); interpreter at {:.1}% of it",
-        "hat-diviyan-keliya",
-        reference / 1000.0,
-        1e9 / reference,
-        100.0 * reference / hat
-    );
-}
-
-/// Hat diviyan keliya written by hand with bit sets: the same rules as rulesets/hat-diviyan-keliya.yaml
-/// (free tiger placement, leopard drops then steps, short leaps along lines, 4 captures, trapped tiger,
-/// threefold repetition, 100 quiet turns, 1000 turns), random moves.
-mod reference {
-    use keliya_play::Dice;
-
-    // Points: A=0, L1=1, M1=2, R1=3, L2=4, M2=5, R2=6, L3=7, M3=8, R3=9.
-    const EDGES: [(usize, usize); 15] = [
-        (0, 1),
-        (0, 2),
-        (0, 3),
-        (1, 2),
-        (1, 4),
-        (2, 3),
-        (2, 5),
-        (3, 6),
-        (4, 5),
-        (4, 7),
-        (5, 6),
-        (5, 8),
-        (6, 9),
-        (7, 8),
-        (8, 9),
-    ];
-    const LINES: [&[usize]; 6] = [
-        &[0, 1, 4, 7],
-        &[0, 2, 5, 8],
-        &[0, 3, 6, 9],
-        &[1, 2, 3],
-        &[4, 5, 6],
-        &[7, 8, 9],
-    ];
-
-    struct Tables {
-        neighbours: [u16; 10],
-        leaps: Vec<Vec<(usize, usize)>>,
-    }
-
-    fn tables() -> Tables {
-        let mut neighbours = [0u16; 10];
-        for (a, b) in EDGES {
-            neighbours[a] |= 1 << b;
-            neighbours[b] |= 1 << a;
-        }
-        let mut leaps = vec![Vec::new(); 10];
-        for line in LINES {
-            for w in line.windows(3) {
-                leaps[w[0]].push((w[1], w[2]));
-                leaps[w[2]].push((w[1], w[0]));
+    for r in REFERENCES {
+        let n = playouts * 10;
+        let reference = median_ns(n, |round| {
+            for i in 0..n {
+                black_box((r.playout)(round * 1_000_000 + i));
             }
-        }
-        Tables { neighbours, leaps }
-    }
-
-    #[derive(Clone, Copy)]
-    enum Mv {
-        Drop(usize),
-        Step(usize, usize),
-        Leap(usize, usize),
-    }
-
-    pub fn hat_playout(seed: u64) -> u32 {
-        thread_local!(static T: Tables = tables());
-        T.with(|t| play(t, seed))
-    }
-
-    fn play(t: &Tables, seed: u64) -> u32 {
-        let mut dice = Dice::new(seed);
-        let (mut tiger, mut leopards): (Option<usize>, u16) = (None, 0);
-        let (mut in_hand, mut captures, mut turn, mut quiet) = (7u32, 0u32, 0u32, 0u32);
-        let mut tiger_to_move = true;
-        let mut history: Vec<u32> = Vec::new();
-        let mut moves: Vec<Mv> = Vec::with_capacity(16);
-        let mut plies = 0;
-        loop {
-            // Ends, then caps, as the ruleset checks them before each turn.
-            moves.clear();
-            let occupied = leopards | tiger.map_or(0, |p| 1 << p);
-            if tiger_to_move {
-                match tiger {
-                    None => (0..10).for_each(|p| moves.push(Mv::Drop(p))),
-                    Some(p) => {
-                        for q in 0..10 {
-                            if t.neighbours[p] >> q & 1 == 1 && occupied >> q & 1 == 0 {
-                                moves.push(Mv::Step(p, q));
-                            }
-                        }
-                        for &(o, l) in &t.leaps[p] {
-                            if leopards >> o & 1 == 1 && occupied >> l & 1 == 0 {
-                                moves.push(Mv::Leap(o, l));
-                            }
-                        }
-                    }
-                }
-                if moves.is_empty() {
-                    return plies; // the leopards win
-                }
-            }
-            if captures >= 4 || turn >= 1000 || quiet >= 100 {
-                return plies;
-            }
-            let key =
-                (leopards as u32) << 8 | tiger.map_or(15, |p| p as u32) << 1 | tiger_to_move as u32;
-            let key = key ^ in_hand << 24 ^ captures << 28;
-            if history.iter().filter(|&&h| h == key).count() >= 2 {
-                return plies;
-            }
-            history.push(key);
-            if !tiger_to_move {
-                if in_hand > 0 {
-                    (0..10)
-                        .filter(|q| occupied >> q & 1 == 0)
-                        .for_each(|q| moves.push(Mv::Drop(q)));
-                } else {
-                    for p in (0..10).filter(|p| leopards >> p & 1 == 1) {
-                        for q in 0..10 {
-                            if t.neighbours[p] >> q & 1 == 1 && occupied >> q & 1 == 0 {
-                                moves.push(Mv::Step(p, q));
-                            }
-                        }
-                    }
-                }
-            }
-            if moves.is_empty() {
-                tiger_to_move = !tiger_to_move; // the leopards pass
-                turn += 1;
-                quiet += 1;
-                plies += 1;
-                continue;
-            }
-            match moves[dice.below(moves.len())] {
-                Mv::Drop(q) if tiger_to_move => tiger = Some(q),
-                Mv::Drop(q) => {
-                    leopards |= 1 << q;
-                    in_hand -= 1;
-                }
-                Mv::Step(p, q) if tiger_to_move => {
-                    let _ = p;
-                    tiger = Some(q)
-                }
-                Mv::Step(p, q) => leopards = leopards & !(1 << p) | 1 << q,
-                Mv::Leap(o, l) => {
-                    leopards &= !(1 << o);
-                    tiger = Some(l);
-                    captures += 1;
-                    quiet = 0;
-                    history.clear();
-                }
-            }
-            if !matches!(moves.first(), Some(Mv::Leap(..))) {
-                quiet += 1;
-            }
-            tiger_to_move = !tiger_to_move;
-            turn += 1;
-            plies += 1;
-        }
+        });
+        let ours = interpreter
+            .iter()
+            .find(|(name, _)| *name == r.ruleset)
+            .map(|(_, ns)| *ns)
+            .expect("the reference's ruleset is benchmarked");
+        println!(
+            "{:<32} hand-written {:<5} reference playout {:>9.1} us  ({:.0} playouts/s); interpreter at {:.1}% of it",
+            r.ruleset,
+            r.family,
+            reference / 1000.0,
+            1e9 / reference,
+            100.0 * reference / ours
+        );
     }
 }
+
+#[path = "reference/hat.rs"]
+mod hat;
+#[path = "reference/parker.rs"]
+mod parker;

@@ -10,4 +10,5 @@ mod kerala;
 mod language;
 mod pancha;
 mod raja_pasu;
+mod references;
 mod robustness;
