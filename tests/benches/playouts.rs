@@ -91,6 +91,11 @@ const REFERENCES: &[Reference] = &[
         ruleset: "pancha-keliya/parker-1909",
         playout: parker::playout,
     },
+    Reference {
+        family: "sowing",
+        ruleset: "raja-pasu",
+        playout: raja_pasu::playout,
+    },
 ];
 
 fn main() {
@@ -112,7 +117,12 @@ fn main() {
         interpreter.push((name, bench_ruleset(name, per_game.max(2))));
     }
     for r in REFERENCES {
-        let n = playouts * 10;
+        // Whole sowing matches are long: fewer of them.
+        let n = if r.family == "sowing" {
+            playouts
+        } else {
+            playouts * 10
+        };
         let reference = median_ns(n, |round| {
             for i in 0..n {
                 black_box((r.playout)(round * 1_000_000 + i));
@@ -138,3 +148,5 @@ fn main() {
 mod hat;
 #[path = "reference/parker.rs"]
 mod parker;
+#[path = "reference/raja_pasu.rs"]
+mod raja_pasu;

@@ -10,6 +10,8 @@ use keliya_tests::compile;
 mod hat;
 #[path = "../benches/reference/parker.rs"]
 mod parker;
+#[path = "../benches/reference/raja_pasu.rs"]
+mod raja_pasu;
 
 /// Mean and standard error of the mean.
 fn mean_se(xs: &[f64]) -> (f64, f64) {
@@ -58,4 +60,9 @@ fn the_hunt_reference_plays_hat_diviyan_keliya_by_its_ruleset() {
 #[test]
 fn the_race_reference_plays_parkers_pancha_keliya_by_its_ruleset() {
     agree("pancha-keliya/parker-1909", 3000, parker::playout);
+}
+
+#[test]
+fn the_sowing_reference_plays_raja_pasu_by_its_ruleset() {
+    agree("raja-pasu", 400, raja_pasu::playout);
 }

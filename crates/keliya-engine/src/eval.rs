@@ -22,6 +22,14 @@ impl Run<'_> {
             Expr::Const(v) => Ok(*v),
             Expr::Local(slot) => Ok(self.locals[*slot as usize]),
             Expr::Var { slot } => Ok(Value::Int(st.vars[*slot as usize])),
+            Expr::EmptyAt(slot) => Ok(Value::Bool(match self.locals[*slot as usize] {
+                Value::Site(s) => st.site_total(self.game, s) == 0,
+                _ => false,
+            })),
+            Expr::HasAt(slot, piece) => Ok(Value::Bool(match self.locals[*slot as usize] {
+                Value::Site(s) => st.count(self.game, s, *piece) > 0,
+                _ => false,
+            })),
             _ => self.eval_node(st, e),
         }
     }
@@ -30,7 +38,11 @@ impl Run<'_> {
     fn eval_node(&self, st: &State, e: &Expr) -> Eval {
         let g = self.game;
         Ok(match e {
-            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } => self.eval(st, e)?,
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Var { .. }
+            | Expr::EmptyAt(_)
+            | Expr::HasAt(..) => self.eval(st, e)?,
             Expr::VarOf { var, player } => match self.eval(st, player)? {
                 Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
                 _ => Value::None,
@@ -308,7 +320,12 @@ impl Game {
             _ => None,
         };
         let folded = match e {
-            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } | Expr::Ambient(_) => None,
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Var { .. }
+            | Expr::Ambient(_)
+            | Expr::EmptyAt(_)
+            | Expr::HasAt(..) => None,
             Expr::VarOf { var, player } => {
                 self.fold(player);
                 match constant(player) {
@@ -350,10 +367,13 @@ impl Game {
                         _ => all_constant = false,
                     }
                 }
-                if all_constant {
-                    pure_call(self, *f, values).map(Expr::Const)
-                } else {
-                    None
+                match (*f, args.as_slice()) {
+                    _ if all_constant => pure_call(self, *f, values).map(Expr::Const),
+                    (Func::Empty, [Expr::Local(slot)]) => Some(Expr::EmptyAt(*slot)),
+                    (Func::Has, [Expr::Local(slot), Expr::Const(Value::Piece(p))]) => {
+                        Some(Expr::HasAt(*slot, *p))
+                    }
+                    _ => None,
                 }
             }
         };
@@ -382,7 +402,7 @@ fn named_site(filter: &Expr, slot: u16) -> Option<&Expr> {
 /// `e` neither reads local `slot` nor records anything.
 fn independent(e: &Expr, slot: u16) -> bool {
     match e {
-        Expr::Local(s) => *s != slot,
+        Expr::Local(s) | Expr::EmptyAt(s) | Expr::HasAt(s, _) => *s != slot,
         Expr::Const(_) | Expr::Var { .. } | Expr::Ambient(_) => true,
         Expr::VarOf { player, .. } => independent(player, slot),
         Expr::Not(x) | Expr::Neg(x) => independent(x, slot),

@@ -100,13 +100,23 @@ pub enum Ambient {
 pub enum Expr {
     Const(Value),
     Local(u16),
-    Var { slot: u16 },
-    VarOf { var: u16, player: Box<Expr> },
+    Var {
+        slot: u16,
+    },
+    VarOf {
+        var: u16,
+        player: Box<Expr>,
+    },
     Ambient(Ambient),
     Not(Box<Expr>),
     Neg(Box<Expr>),
     Bin(BinOp, Box<Expr>, Box<Expr>),
     Call(Func, Vec<Expr>),
+    /// `empty(x)` of a local `x`: folded from `Call(Empty, [Local])` when a ruleset is compiled (the most
+    /// common filter, evaluated without a call).
+    EmptyAt(u16),
+    /// `has(x, piece)` of a local `x` and a piece kind named in the rules, folded the same way.
+    HasAt(u16, PieceId),
 }
 
 /// What a `choose` or `for` ranges over.

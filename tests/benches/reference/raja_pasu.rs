@@ -14,14 +14,15 @@
 //! - Loop guard: before each relay, the configuration (board, reserves, hole about to be lifted) is
 //!   remembered for the move; meeting one again, or reaching 10,000 laps, ends the move at once with no
 //!   lift and no capture.
-//! - A player may sow only while the round has lasted fewer than 1,000 turns and the position (board,
-//!   reserves, rounds, player to move) has occurred fewer than three times since the last capture.
-//!   Otherwise, or when his row is empty, the fallback move ends the round: after a cap each player
-//!   takes his own row and the player to move starts the next round; else the opponent takes every
-//!   counter left and starts. A player left with fewer than seven counters loses the match (South is
-//!   tested first); after 1,000 rounds the larger reserve wins, equal reserves draw. Otherwise each
-//!   player fills `min(7, reserve / 7)` of his rightmost holes with seven counters and the rest of his
-//!   row is closed for the round.
+//! - A player may sow only while the round has lasted fewer than 1,000 turns and the position (pieces,
+//!   variables, player to move) has occurred fewer than three times since the last capture. Otherwise,
+//!   or when his row is empty, the fallback move ends the round: after either cap (which wins over an
+//!   empty row) each player takes his own row and the player to move starts the next round; else the
+//!   opponent takes every counter left and starts. A player left with fewer than seven counters loses
+//!   the match (South is tested first); after 1,000 rounds the larger reserve wins, equal reserves
+//!   draw. Otherwise each player fills `min(7, reserve / 7)` of his rightmost holes with seven counters
+//!   and the rest of his row is closed for the round. The ruleset's `open-hole` rule (players choosing
+//!   their holes) is off by default and never applies.
 //! - The draw cap of four repetitions is checked after every move as the engine does, though the round
 //!   cap at three always comes first.
 //!
@@ -51,7 +52,10 @@ const MAX_ROUNDS: u32 = 1000;
 /// The ruleset's `caps: repetition`, a draw of the whole game.
 const REPETITION_CAP: u32 = 4;
 
-/// Slots of the table of loop-guard configurations: at most `MAX_LAPS` entries live at once.
+/// Loop-guard configurations kept in a plain list before they spill into a hash table; random moves
+/// rarely relay more than a few times.
+const SEEN_INLINE: usize = 32;
+/// Slots of the hash table of loop-guard configurations: at most `MAX_LAPS` entries live at once.
 const SEEN_BITS: u32 = 15;
 /// Slots of the table of positions since the last capture: at most 1,001 entries live at once.
 const HISTORY_BITS: u32 = 11;
@@ -121,6 +125,14 @@ thread_local! {
     });
 }
 
+/// What the fallback move leaves behind.
+enum RoundEnd {
+    /// The next round is set up.
+    NextRound,
+    /// The match is over: its winner, or `None` for a draw.
+    MatchOver(Option<u8>),
+}
+
 /// Plays one random match from the initial position; returns the plies played and the winner
 /// (0 South, 1 North), or `None` for a draw.
 pub fn playout(seed: u64) -> (u32, Option<u8>) {
@@ -133,8 +145,9 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
 struct Match<'t> {
     /// Counters per hole in bytes 0..14; bytes 14 and 15 stay zero and take the extra parts of a key.
     cells: [u8; 16],
-    /// The next open hole after each hole, counter-clockwise.
-    next: [u8; HOLES],
+    /// The next open hole after each hole, counter-clockwise (16 entries so that a masked index needs no
+    /// bounds check).
+    next: [u8; 16],
     /// The reserves (captures, remainders, leftovers), South then North.
     store: [u32; 2],
     mover: usize,
@@ -144,6 +157,10 @@ struct Match<'t> {
     ply: u32,
     /// Occurrences of the current position since the last capture, this one included.
     repetitions: u32,
+    /// The first configurations met by the loop guard since the move began or its last pasu; those
+    /// past `SEEN_INLINE` go to `tables.seen`.
+    seen: [u128; SEEN_INLINE],
+    seen_len: usize,
     tables: &'t mut Tables,
 }
 
@@ -153,7 +170,7 @@ impl<'t> Match<'t> {
         cells[..HOLES].fill(PER_HOLE as u8);
         let mut m = Match {
             cells,
-            next: [0; HOLES],
+            next: [0; 16],
             store: [0; 2],
             mover: 0,
             turn: 0,
@@ -161,6 +178,8 @@ impl<'t> Match<'t> {
             rounds: 0,
             ply: 0,
             repetitions: 0,
+            seen: [0; SEEN_INLINE],
+            seen_len: 0,
             tables,
         };
         m.link_open_holes(0);
@@ -220,8 +239,7 @@ impl<'t> Match<'t> {
             } else {
                 // The fallback rule is the only legal move: drawn like any other.
                 dice.below(1);
-                let over = self.end_round();
-                if let Some(winner) = over {
+                if let RoundEnd::MatchOver(winner) = self.end_round() {
                     return (self.ply + 1, winner);
                 }
                 false
@@ -237,6 +255,11 @@ impl<'t> Match<'t> {
         }
     }
 
+    /// The next open hole after `h`.
+    fn step(&self, h: usize) -> usize {
+        usize::from(self.next[h & 15] & 15)
+    }
+
     /// One move from hole `h`; true when it captured (pasu or the hole beyond).
     fn sow(&mut self, h: usize) -> bool {
         let mover = self.mover;
@@ -245,25 +268,25 @@ impl<'t> Match<'t> {
         self.cells[h] = 0;
         let mut pos = h;
         let mut laps = 1;
-        self.tables.seen.clear();
+        self.seen_len = 0;
         loop {
             while hand > 0 {
-                pos = self.next[pos] as usize;
+                pos = self.step(pos);
                 hand -= 1;
                 if self.cells[pos] == 3 {
                     // Pasu: the four go to the row's owner. The board total drops, so no configuration
                     // remembered so far can come back.
                     self.cells[pos] = 0;
-                    self.store[pos / ROW] += 4;
+                    self.store[usize::from(pos >= ROW)] += 4;
                     captured = true;
-                    self.tables.seen.clear();
+                    self.seen_len = 0;
                 } else {
                     self.cells[pos] += 1;
                 }
             }
-            let after = self.next[pos] as usize;
+            let after = self.step(pos);
             if self.cells[after] == 0 {
-                let beyond = self.next[after] as usize;
+                let beyond = self.step(after);
                 if self.cells[beyond] > 0 {
                     self.store[mover] += u32::from(self.cells[beyond]);
                     self.cells[beyond] = 0;
@@ -278,7 +301,7 @@ impl<'t> Match<'t> {
             // configuration.
             let mut bytes = self.cells;
             bytes[15] = after as u8;
-            if self.tables.seen.add(u128::from_le_bytes(bytes)) > 1 {
+            if self.met_before(u128::from_le_bytes(bytes)) {
                 return captured;
             }
             hand = self.cells[after];
@@ -288,9 +311,29 @@ impl<'t> Match<'t> {
         }
     }
 
-    /// The fallback move: ends the round, and either the match (returning its winner) or sets up the
-    /// next round.
-    fn end_round(&mut self) -> Option<Option<u8>> {
+    /// The loop guard: whether `key` was met since the move began or its last pasu; remembers it.
+    fn met_before(&mut self, key: u128) -> bool {
+        if self.seen_len < SEEN_INLINE {
+            if self.seen[..self.seen_len].contains(&key) {
+                return true;
+            }
+            self.seen[self.seen_len] = key;
+            self.seen_len += 1;
+            return false;
+        }
+        if self.seen_len == SEEN_INLINE {
+            // The list is full: move it into the table, and use the table from now on.
+            self.tables.seen.clear();
+            for &k in &self.seen {
+                self.tables.seen.add(k);
+            }
+            self.seen_len += 1;
+        }
+        self.tables.seen.add(key) > 1
+    }
+
+    /// The fallback move: ends the round, and then either the match or sets up the next round.
+    fn end_round(&mut self) -> RoundEnd {
         let capped = self.turn - self.round_start >= MAX_TURNS_PER_ROUND
             || self.repetitions >= ROUND_REPETITIONS;
         let starter = if capped { self.mover } else { self.mover ^ 1 };
@@ -301,13 +344,13 @@ impl<'t> Match<'t> {
         }
         self.rounds += 1;
         if self.store[0] < PER_HOLE {
-            return Some(Some(1));
+            return RoundEnd::MatchOver(Some(1));
         }
         if self.store[1] < PER_HOLE {
-            return Some(Some(0));
+            return RoundEnd::MatchOver(Some(0));
         }
         if self.rounds >= MAX_ROUNDS {
-            return Some(match self.store[0].cmp(&self.store[1]) {
+            return RoundEnd::MatchOver(match self.store[0].cmp(&self.store[1]) {
                 std::cmp::Ordering::Greater => Some(0),
                 std::cmp::Ordering::Less => Some(1),
                 std::cmp::Ordering::Equal => None,
@@ -330,6 +373,6 @@ impl<'t> Match<'t> {
         self.round_start = self.turn + 1;
         self.mover = starter;
         self.tables.history.clear();
-        None
+        RoundEnd::NextRound
     }
 }
