@@ -22,14 +22,6 @@ impl Run<'_> {
             Expr::Const(v) => Ok(*v),
             Expr::Local(slot) => Ok(self.locals[*slot as usize]),
             Expr::Var { slot } => Ok(Value::Int(st.vars[*slot as usize])),
-            Expr::EmptyAt(slot) => Ok(Value::Bool(match self.locals[*slot as usize] {
-                Value::Site(s) => st.site_total(self.game, s) == 0,
-                _ => false,
-            })),
-            Expr::HasAt(slot, piece) => Ok(Value::Bool(match self.locals[*slot as usize] {
-                Value::Site(s) => st.count(self.game, s, *piece) > 0,
-                _ => false,
-            })),
             _ => self.eval_node(st, e),
         }
     }
@@ -38,11 +30,15 @@ impl Run<'_> {
     fn eval_node(&self, st: &State, e: &Expr) -> Eval {
         let g = self.game;
         Ok(match e {
-            Expr::Const(_)
-            | Expr::Local(_)
-            | Expr::Var { .. }
-            | Expr::EmptyAt(_)
-            | Expr::HasAt(..) => self.eval(st, e)?,
+            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } => self.eval(st, e)?,
+            Expr::EmptyAt(slot) => Value::Bool(match self.locals[*slot as usize] {
+                Value::Site(s) => st.site_total(g, s) == 0,
+                _ => false,
+            }),
+            Expr::HasAt(slot, piece) => Value::Bool(match self.locals[*slot as usize] {
+                Value::Site(s) => st.count(g, s, *piece) > 0,
+                _ => false,
+            }),
             Expr::VarOf { var, player } => match self.eval(st, player)? {
                 Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
                 _ => Value::None,
@@ -246,8 +242,11 @@ impl Game {
         self.invariants = invariants;
     }
 
-    fn fold_block(&self, stmts: &mut [Stmt]) {
-        for s in stmts {
+    /// Folds every expression of a block, then drops what constants decide: an `if` on a constant is
+    /// replaced by the branch it takes, a `while` on a constant false by nothing (rulesets test their
+    /// parameters this way, `if capture_again == 1 { ... }`, and each delta sets them differently).
+    fn fold_block(&self, stmts: &mut Vec<Stmt>) {
+        for s in stmts.iter_mut() {
             match s {
                 Stmt::Choose {
                     slots,
@@ -312,6 +311,22 @@ impl Game {
                 }
             }
         }
+        let mut kept = Vec::with_capacity(stmts.len());
+        for s in std::mem::take(stmts) {
+            match s {
+                Stmt::If {
+                    cond: Expr::Const(v),
+                    then,
+                    otherwise,
+                } => kept.extend(if v.truthy() { then } else { otherwise }),
+                Stmt::While {
+                    cond: Expr::Const(v),
+                    ..
+                } if !v.truthy() => {}
+                other => kept.push(other),
+            }
+        }
+        *stmts = kept;
     }
 
     fn fold(&self, e: &mut Expr) {
@@ -352,8 +367,28 @@ impl Game {
             Expr::Bin(op, a, b) => {
                 self.fold(a);
                 self.fold(b);
-                match (constant(a), constant(b)) {
-                    (Some(x), Some(y)) => Some(Expr::Const(binary(*op, x, y))),
+                match (*op, constant(a), constant(b)) {
+                    (_, Some(x), Some(y)) => Some(Expr::Const(binary(*op, x, y))),
+                    // `and` / `or` with one side known (operands are conditions: the type check sees
+                    // to it). A known right side drops the left only when the left records nothing.
+                    (BinOp::And, Some(x), None) | (BinOp::Or, Some(x), None) => {
+                        let decided = (*op == BinOp::And) != x.truthy();
+                        Some(if decided {
+                            Expr::Const(Value::Bool(x.truthy()))
+                        } else {
+                            std::mem::replace(b.as_mut(), Expr::Const(Value::None))
+                        })
+                    }
+                    (BinOp::And, None, Some(y)) | (BinOp::Or, None, Some(y)) => {
+                        let decided = (*op == BinOp::And) != y.truthy();
+                        if !decided {
+                            Some(std::mem::replace(a.as_mut(), Expr::Const(Value::None)))
+                        } else if records_nothing(a) {
+                            Some(Expr::Const(Value::Bool(y.truthy())))
+                        } else {
+                            None
+                        }
+                    }
                     _ => None,
                 }
             }
@@ -397,6 +432,11 @@ fn named_site(filter: &Expr, slot: u16) -> Option<&Expr> {
         },
         _ => None,
     }
+}
+
+/// `e` records nothing (`seen_before` is the one expression that does).
+fn records_nothing(e: &Expr) -> bool {
+    independent(e, u16::MAX)
 }
 
 /// `e` neither reads local `slot` nor records anything.
