@@ -39,6 +39,17 @@ impl Run<'_> {
                 Value::Site(s) => st.count(g, s, *piece) > 0,
                 _ => false,
             }),
+            Expr::CountAt(slot, piece) => Value::Int(match self.locals[*slot as usize] {
+                Value::Site(s) => st.count(g, s, *piece) as i64,
+                _ => 0,
+            }),
+            Expr::AlongAt(track, slot, n) => match self.locals[*slot as usize] {
+                Value::Site(s) => g
+                    .board
+                    .along(*track as usize, s, *n)
+                    .map_or(Value::None, Value::Site),
+                _ => Value::None,
+            },
             Expr::VarOf { var, player } => match self.eval(st, player)? {
                 Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
                 _ => Value::None,
@@ -340,7 +351,9 @@ impl Game {
             | Expr::Var { .. }
             | Expr::Ambient(_)
             | Expr::EmptyAt(_)
-            | Expr::HasAt(..) => None,
+            | Expr::HasAt(..)
+            | Expr::CountAt(..)
+            | Expr::AlongAt(..) => None,
             Expr::VarOf { var, player } => {
                 self.fold(player);
                 match constant(player) {
@@ -408,6 +421,17 @@ impl Game {
                     (Func::Has, [Expr::Local(slot), Expr::Const(Value::Piece(p))]) => {
                         Some(Expr::HasAt(*slot, *p))
                     }
+                    (Func::Count, [Expr::Local(slot), Expr::Const(Value::Piece(p))]) => {
+                        Some(Expr::CountAt(*slot, *p))
+                    }
+                    (
+                        Func::Along,
+                        [
+                            Expr::Const(Value::Track(t)),
+                            Expr::Local(slot),
+                            Expr::Const(Value::Int(n)),
+                        ],
+                    ) => Some(Expr::AlongAt(*t, *slot, *n)),
                     _ => None,
                 }
             }
@@ -442,7 +466,11 @@ fn records_nothing(e: &Expr) -> bool {
 /// `e` neither reads local `slot` nor records anything.
 fn independent(e: &Expr, slot: u16) -> bool {
     match e {
-        Expr::Local(s) | Expr::EmptyAt(s) | Expr::HasAt(s, _) => *s != slot,
+        Expr::Local(s)
+        | Expr::EmptyAt(s)
+        | Expr::HasAt(s, _)
+        | Expr::CountAt(s, _)
+        | Expr::AlongAt(_, s, _) => *s != slot,
         Expr::Const(_) | Expr::Var { .. } | Expr::Ambient(_) => true,
         Expr::VarOf { player, .. } => independent(player, slot),
         Expr::Not(x) | Expr::Neg(x) => independent(x, slot),

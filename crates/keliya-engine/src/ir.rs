@@ -117,6 +117,10 @@ pub enum Expr {
     EmptyAt(u16),
     /// `has(x, piece)` of a local `x` and a piece kind named in the rules, folded the same way.
     HasAt(u16, PieceId),
+    /// `count(x, piece)` of a local `x` and a named piece kind, folded the same way.
+    CountAt(u16, PieceId),
+    /// `along(track, x, n)` of a named track, a local `x` and a constant `n`, folded the same way.
+    AlongAt(u16, u16, i64),
 }
 
 /// What a `choose` or `for` ranges over.
