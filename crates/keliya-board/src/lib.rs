@@ -303,13 +303,13 @@ impl BoardSpec {
             }
             let mut ok = pts.iter().all(Option::is_some);
             for w in pts.windows(2) {
-                if let [Some(a), Some(b)] = w {
-                    if graph
+                if let [Some(a), Some(b)] = w
+                    && graph
                         .find_edge(NodeIndex::new(*a as usize), NodeIndex::new(*b as usize))
                         .is_none()
-                    {
-                        ok = false;
-                        errors.push(BoardError::new(
+                {
+                    ok = false;
+                    errors.push(BoardError::new(
                             l.origin,
                             format!(
                                 "line `{}`: consecutive points `{}` and `{}` are not joined by an edge",
@@ -317,7 +317,6 @@ impl BoardSpec {
                             ),
                             Some("a straight line must follow the board's edges; add the edge or fix the order".into()),
                         ));
-                    }
                 }
             }
             if ok {

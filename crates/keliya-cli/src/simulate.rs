@@ -67,7 +67,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let show = std::io::stderr().is_terminal() && args.games >= 20;
     let progress = || {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if show && (n % (args.games / 100).max(1) == 0 || n == args.games) {
+        if show && (n.is_multiple_of((args.games / 100).max(1)) || n == args.games) {
             eprint!("\r{n}/{} games", args.games);
         }
     };

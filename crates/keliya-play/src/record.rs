@@ -28,18 +28,6 @@ pub struct GameRecord {
     pub summary: GameSummary,
 }
 
-impl Default for GameSummary {
-    fn default() -> Self {
-        GameSummary {
-            winner: None,
-            reason: String::new(),
-            capped: false,
-            plies: 0,
-            captures: 0,
-        }
-    }
-}
-
 impl GameRecord {
     pub fn to_json(&self) -> Value {
         json!({

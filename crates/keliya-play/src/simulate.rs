@@ -8,7 +8,7 @@ use crate::agents::{Agent, parse_agent};
 use crate::record::{GameRecord, THROW_PREFIX};
 
 /// How one game went.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameSummary {
     pub winner: Option<u8>,
     /// The name of the end condition, rule or cap that ended it.

@@ -86,13 +86,13 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
             KEYS.join(", ")
         ));
     }
-    if let Some(name) = obj.get("ruleset").and_then(Value::as_str) {
-        if name != game.name {
-            return Err(format!(
-                "the state is for ruleset `{name}`, not `{}`",
-                game.name
-            ));
-        }
+    if let Some(name) = obj.get("ruleset").and_then(Value::as_str)
+        && name != game.name
+    {
+        return Err(format!(
+            "the state is for ruleset `{name}`, not `{}`",
+            game.name
+        ));
     }
     let mut st = game.initial_state();
     st.result = None;

@@ -110,10 +110,10 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
         let p = e.path();
         if p.is_dir() {
             collect(root, &p, out);
-        } else if p.extension().is_some_and(|x| x == "yaml") {
-            if let Ok(rel) = p.with_extension("").strip_prefix(root) {
-                out.push((rel.to_string_lossy().replace('\\', "/"), p.clone()));
-            }
+        } else if p.extension().is_some_and(|x| x == "yaml")
+            && let Ok(rel) = p.with_extension("").strip_prefix(root)
+        {
+            out.push((rel.to_string_lossy().replace('\\', "/"), p.clone()));
         }
     }
 }

@@ -52,10 +52,10 @@ pub(crate) fn lower(
     let get = |k: &str| top.iter().find(|(key, _)| key.name == k).map(|(_, v)| v);
 
     let is_library = get("kind").and_then(Node::as_str) == Some("library");
-    if let Some(kind) = get("kind") {
-        if !matches!(kind.as_str(), Some("game" | "library")) {
-            cx.err(kind.loc, "`kind` is `game` or `library`");
-        }
+    if let Some(kind) = get("kind")
+        && !matches!(kind.as_str(), Some("game" | "library"))
+    {
+        cx.err(kind.loc, "`kind` is `game` or `library`");
     }
     let mut info = RulesetInfo {
         name: get("name")
@@ -77,10 +77,10 @@ pub(crate) fn lower(
         is_library,
         ..Default::default()
     };
-    if let Some(v) = get("keliya") {
-        if !matches!(v.value, Value::Int(1)) {
-            cx.err(v.loc, "this keliya reads ruleset format 1 (`keliya: 1`)");
-        }
+    if let Some(v) = get("keliya")
+        && !matches!(v.value, Value::Int(1))
+    {
+        cx.err(v.loc, "this keliya reads ruleset format 1 (`keliya: 1`)");
     }
     if !is_library && info.title.is_empty() && get("title").is_none() {
         cx.err(root.loc, "the ruleset has no `title`");
@@ -227,28 +227,28 @@ pub(crate) fn lower(
             );
         }
         for t in &b.tracks {
-            if let Some(o) = &t.owner {
-                if !names.players.iter().any(|(p, _)| p == o) {
-                    let loc = get("board").map_or(root.loc, |n| n.loc);
-                    cx.err(
-                        loc,
-                        format!("track `{}` is owned by unknown player `{o}`", t.name),
-                    );
-                }
+            if let Some(o) = &t.owner
+                && !names.players.iter().any(|(p, _)| p == o)
+            {
+                let loc = get("board").map_or(root.loc, |n| n.loc);
+                cx.err(
+                    loc,
+                    format!("track `{}` is owned by unknown player `{o}`", t.name),
+                );
             }
         }
         for (i, owner) in b.owner.iter().enumerate() {
-            if let Some(o) = owner {
-                if !names.players.iter().any(|(p, _)| p == o) {
-                    let loc = get("board").map_or(root.loc, |n| n.loc);
-                    cx.err(
-                        loc,
-                        format!(
-                            "site `{}` is owned by unknown player `{o}`",
-                            b.name(i as u16)
-                        ),
-                    );
-                }
+            if let Some(o) = owner
+                && !names.players.iter().any(|(p, _)| p == o)
+            {
+                let loc = get("board").map_or(root.loc, |n| n.loc);
+                cx.err(
+                    loc,
+                    format!(
+                        "site `{}` is owned by unknown player `{o}`",
+                        b.name(i as u16)
+                    ),
+                );
             }
         }
     }
@@ -584,15 +584,15 @@ const AMBIENT: &[&str] = &["mover", "throw", "stuck", "ply", "turn"];
 fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     let mut seen: Vec<(String, &str)> = Vec::new();
     let mut check = |cx: &mut Cx<'_>, name: &str, what: &'static str, loc: Option<Loc>| {
-        if AMBIENT.contains(&name) || is_builtin(name) {
-            if let Some(loc) = loc {
-                cx.err(
-                    loc,
-                    format!(
-                        "`{name}` is a built-in name of the rules language and cannot name a {what}"
-                    ),
-                );
-            }
+        if (AMBIENT.contains(&name) || is_builtin(name))
+            && let Some(loc) = loc
+        {
+            cx.err(
+                loc,
+                format!(
+                    "`{name}` is a built-in name of the rules language and cannot name a {what}"
+                ),
+            );
         }
         // Players, pieces and sites may share a name (a rule reads it by the kind it expects there);
         // parameters and variables may not share one with anything.
@@ -601,13 +601,14 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
                 && (matches!(*w, "parameter" | "variable")
                     || matches!(what, "parameter" | "variable"))
         });
-        if let Some((_, other)) = clash {
-            if let Some(loc) = loc {
-                cx.diags.push(
-                    Diagnostic::new(loc, format!("`{name}` names both a {other} and a {what}"))
-                        .hint("a parameter or variable name must differ from every other name; rename one"),
-                );
-            }
+        if let Some((_, other)) = clash
+            && let Some(loc) = loc
+        {
+            cx.diags.push(
+                Diagnostic::new(loc, format!("`{name}` names both a {other} and a {what}")).hint(
+                    "a parameter or variable name must differ from every other name; rename one",
+                ),
+            );
         }
         seen.push((name.to_string(), what));
     };
@@ -1403,14 +1404,14 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         match dsl::parse_expression(text) {
             Ok(e) => {
                 let (ir, ty) = self.expr(&e, want).ok()?;
-                if let Some(w) = want {
-                    if ty != w {
-                        self.err(
-                            e.span,
-                            format!("expected {}, found {}", w.name(), ty.name()),
-                        );
-                        return None;
-                    }
+                if let Some(w) = want
+                    && ty != w
+                {
+                    self.err(
+                        e.span,
+                        format!("expected {}, found {}", w.name(), ty.name()),
+                    );
+                    return None;
                 }
                 Some(ir)
             }

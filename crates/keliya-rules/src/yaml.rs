@@ -407,11 +407,12 @@ pub fn value_offset(text: &str, scalar: Loc, value: &str, index: usize) -> usize
     let mut pos = 0;
     for c in value[..index].chars() {
         // In a double-quoted scalar, the character may be written as an escape (`\"`, `\n`, `\u00e9`).
-        if double_quoted && let Some((e, len)) = escape(&src[pos..]) {
-            if e == c {
-                pos += len;
-                continue;
-            }
+        if double_quoted
+            && let Some((e, len)) = escape(&src[pos..])
+            && e == c
+        {
+            pos += len;
+            continue;
         }
         if let Some(at) = next(pos, c) {
             pos = at + c.len_utf8();
