@@ -1,9 +1,16 @@
-//! Evaluating expressions, and folding the ones that do not depend on the position into constants.
+//! Evaluating expressions, and preparing them when a ruleset is compiled.
 //!
-//! `eval` is small so that the common leaves (constants, locals, variables) cost a call and a branch; the
-//! other nodes go through `eval_node`, and functions through `call`. The functions that read only the
-//! ruleset (`hand`, `route`, `along`, `tagged`, ...) are in `pure_call`, which the folder uses too, so an
-//! expression such as `count(hand(hunter), hunter)` is evaluated with `hand(hunter)` already a site.
+//! `eval` is small so that the common leaves (constants, locals, variables) and compiled expressions cost
+//! a call and a branch; other nodes (in games built by hand, not through `fold_constants`) go through
+//! `eval_node`. What each node means is written once, in the helpers `binary`, `call_values`,
+//! `ambient`, `empty_at`, ..., which both `eval_node` and the compiled closures of compile.rs call. The
+//! functions that read only the ruleset (`hand`, `route`, `along`, `tagged`, ...) are in `pure_call`,
+//! which the folder uses too.
+//!
+//! [`Game::fold_constants`] prepares a compiled ruleset: it evaluates whatever does not depend on the
+//! position, drops the branches that constants decide, narrows `choose x in sites() where x == E` to
+//! the one site `E`, gives common calls on locals their own forms, and compiles every expression left
+//! to closures.
 
 use keliya_board::SiteId;
 
@@ -11,7 +18,7 @@ use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::Run;
 use crate::state::State;
-use crate::{Game, RuleDef};
+use crate::{Game, PieceId, RuleDef};
 
 type Eval = Result<Value, Box<EngineError>>;
 
@@ -22,49 +29,22 @@ impl Run<'_> {
             Expr::Const(v) => Ok(*v),
             Expr::Local(slot) => Ok(self.locals[*slot as usize]),
             Expr::Var { slot } => Ok(Value::Int(st.vars[*slot as usize])),
+            Expr::Compiled(c) => c.eval(self, st),
             _ => self.eval_node(st, e),
         }
     }
 
     #[inline(never)]
     fn eval_node(&self, st: &State, e: &Expr) -> Eval {
-        let g = self.game;
         Ok(match e {
             Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } => self.eval(st, e)?,
-            Expr::EmptyAt(slot) => Value::Bool(match self.locals[*slot as usize] {
-                Value::Site(s) => st.site_total(g, s) == 0,
-                _ => false,
-            }),
-            Expr::HasAt(slot, piece) => Value::Bool(match self.locals[*slot as usize] {
-                Value::Site(s) => st.count(g, s, *piece) > 0,
-                _ => false,
-            }),
-            Expr::CountAt(slot, piece) => Value::Int(match self.locals[*slot as usize] {
-                Value::Site(s) => st.count(g, s, *piece) as i64,
-                _ => 0,
-            }),
-            Expr::AlongAt(track, slot, n) => match self.locals[*slot as usize] {
-                Value::Site(s) => g
-                    .board
-                    .along(*track as usize, s, *n)
-                    .map_or(Value::None, Value::Site),
-                _ => Value::None,
-            },
-            Expr::VarOf { var, player } => match self.eval(st, player)? {
-                Value::Player(p) => Value::Int(st.vars[g.var_slot(*var as usize, Some(p))]),
-                _ => Value::None,
-            },
-            Expr::Ambient(a) => match a {
-                Ambient::Mover => Value::Player(st.to_move),
-                Ambient::Throw => st
-                    .throw
-                    .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
-                Ambient::Stuck if st.chance_due => Value::Bool(false),
-                Ambient::Stuck if self.settling => Value::Bool(!g.has_ordinary_move_settling(st)?),
-                Ambient::Stuck => Value::Bool(!g.has_ordinary_move(st)?),
-                Ambient::Ply => Value::Int(st.ply as i64),
-                Ambient::Turn => Value::Int(st.turn as i64),
-            },
+            Expr::EmptyAt(slot) => self.empty_at(st, *slot),
+            Expr::HasAt(slot, piece) => self.has_at(st, *slot, *piece),
+            Expr::CountAt(slot, piece) => self.count_at(st, *slot, *piece),
+            Expr::AlongAt(track, slot, n) => self.along_at(*track, *slot, *n),
+            Expr::VarOf { var, player } => self.var_of(st, *var, self.eval(st, player)?),
+            Expr::Ambient(a) => self.ambient(st, *a)?,
+            Expr::Compiled(c) => c.eval(self, st)?,
             Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
             Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
             // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
@@ -80,12 +60,68 @@ impl Run<'_> {
     }
 
     fn call(&self, st: &State, f: Func, args: &[Expr]) -> Eval {
-        let g = self.game;
         let mut v = [Value::None; 3];
         for (slot, a) in v.iter_mut().zip(args) {
             *slot = self.eval(st, a)?;
         }
-        Ok(match f {
+        Ok(self.call_values(st, f, v))
+    }
+
+    // The meaning of each kind of node, shared by `eval_node` and the compiled closures (compile.rs).
+
+    pub(crate) fn empty_at(&self, st: &State, slot: u16) -> Value {
+        Value::Bool(match self.locals[slot as usize] {
+            Value::Site(s) => st.site_total(self.game, s) == 0,
+            _ => false,
+        })
+    }
+    pub(crate) fn has_at(&self, st: &State, slot: u16, piece: PieceId) -> Value {
+        Value::Bool(match self.locals[slot as usize] {
+            Value::Site(s) => st.count(self.game, s, piece) > 0,
+            _ => false,
+        })
+    }
+    pub(crate) fn count_at(&self, st: &State, slot: u16, piece: PieceId) -> Value {
+        Value::Int(match self.locals[slot as usize] {
+            Value::Site(s) => st.count(self.game, s, piece) as i64,
+            _ => 0,
+        })
+    }
+    pub(crate) fn along_at(&self, track: u16, slot: u16, n: i64) -> Value {
+        match self.locals[slot as usize] {
+            Value::Site(s) => self
+                .game
+                .board
+                .along(track as usize, s, n)
+                .map_or(Value::None, Value::Site),
+            _ => Value::None,
+        }
+    }
+    pub(crate) fn var_of(&self, st: &State, var: u16, player: Value) -> Value {
+        match player {
+            Value::Player(p) => Value::Int(st.vars[self.game.var_slot(var as usize, Some(p))]),
+            _ => Value::None,
+        }
+    }
+    pub(crate) fn ambient(&self, st: &State, a: Ambient) -> Eval {
+        let g = self.game;
+        Ok(match a {
+            Ambient::Mover => Value::Player(st.to_move),
+            Ambient::Throw => st
+                .throw
+                .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
+            Ambient::Stuck if st.chance_due => Value::Bool(false),
+            Ambient::Stuck if self.settling => Value::Bool(!g.has_ordinary_move_settling(st)?),
+            Ambient::Stuck => Value::Bool(!g.has_ordinary_move(st)?),
+            Ambient::Ply => Value::Int(st.ply as i64),
+            Ambient::Turn => Value::Int(st.turn as i64),
+        })
+    }
+
+    /// A function on its argument values.
+    pub(crate) fn call_values(&self, st: &State, f: Func, v: [Value; 3]) -> Value {
+        let g = self.game;
+        match f {
             Func::Count => match (v[0], v[1]) {
                 (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
                 (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
@@ -131,7 +167,7 @@ impl Run<'_> {
                     .unwrap_or(0),
             ),
             _ => pure_call(g, f, v).unwrap_or(Value::None),
-        })
+        }
     }
 }
 
@@ -197,7 +233,7 @@ fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
     })
 }
 
-fn binary(op: BinOp, x: Value, y: Value) -> Value {
+pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Value {
     let (i, j) = (x.int(), y.int());
     match op {
         BinOp::Eq => Value::Bool(x == y),
@@ -227,28 +263,29 @@ fn site_key(v: Value) -> u64 {
 impl Game {
     /// Replaces every expression part that does not depend on the position by its value: calls of
     /// ruleset-only functions on constants (`hand(hunter)`), operators on constants, and a per-player
-    /// variable of a constant player (`captures[hunter]`) by its slot. Called once, when a ruleset is
-    /// compiled; playing the folded game gives the same results, faster.
+    /// variable of a constant player (`captures[hunter]`) by its slot; then compiles each expression to
+    /// closures. Called once, when a ruleset is compiled; playing the prepared game gives the same
+    /// results, faster (tests compare the two move by move).
     pub fn fold_constants(&mut self) {
         let mut rules = std::mem::take(&mut self.rules);
         for RuleDef { when, body, .. } in &mut rules {
             if let Some(w) = when {
-                self.fold(w);
+                self.prepare(w);
             }
             self.fold_block(body);
         }
         self.rules = rules;
         let mut ends = std::mem::take(&mut self.ends);
         for end in &mut ends {
-            self.fold(&mut end.when);
+            self.prepare(&mut end.when);
             if let Some(w) = &mut end.winner {
-                self.fold(w);
+                self.prepare(w);
             }
         }
         self.ends = ends;
         let mut invariants = std::mem::take(&mut self.invariants);
         for (_, e) in &mut invariants {
-            self.fold(e);
+            self.prepare(e);
         }
         self.invariants = invariants;
     }
@@ -279,10 +316,10 @@ impl Game {
                         | Domain::Neighbours(e)
                         | Domain::Leaps(e)
                         | Domain::Track(e)
-                        | Domain::Just(e) => self.fold(e),
+                        | Domain::Just(e) => self.prepare(e),
                         Domain::Range(a, b) => {
-                            self.fold(a);
-                            self.fold(b);
+                            self.prepare(a);
+                            self.prepare(b);
                         }
                     }
                     if let Some(f) = filter {
@@ -290,8 +327,11 @@ impl Game {
                         if let (Domain::Sites, [slot]) = (&domain, slots.as_slice())
                             && let Some(site) = named_site(f, *slot)
                         {
-                            *domain = Domain::Just(site.clone());
+                            let mut site = site.clone();
+                            compile_in_place(&mut site);
+                            *domain = Domain::Just(site);
                         }
+                        compile_in_place(f);
                     }
                     self.fold_block(body);
                 }
@@ -300,24 +340,24 @@ impl Game {
                     then,
                     otherwise,
                 } => {
-                    self.fold(cond);
+                    self.prepare(cond);
                     self.fold_block(then);
                     self.fold_block(otherwise);
                 }
                 Stmt::While { cond, body, .. } => {
-                    self.fold(cond);
+                    self.prepare(cond);
                     self.fold_block(body);
                 }
-                Stmt::SetLocal { value, .. } => self.fold(value),
+                Stmt::SetLocal { value, .. } => self.prepare(value),
                 Stmt::SetVar { player, value, .. } => {
                     if let Some(p) = player {
-                        self.fold(p);
+                        self.prepare(p);
                     }
-                    self.fold(value);
+                    self.prepare(value);
                 }
                 Stmt::Effect { args, .. } => {
                     for a in args {
-                        self.fold(a);
+                        self.prepare(a);
                     }
                 }
             }
@@ -340,6 +380,12 @@ impl Game {
         *stmts = kept;
     }
 
+    /// Folds an expression, then compiles what is left of it to closures.
+    fn prepare(&self, e: &mut Expr) {
+        self.fold(e);
+        compile_in_place(e);
+    }
+
     fn fold(&self, e: &mut Expr) {
         let constant = |e: &Expr| match e {
             Expr::Const(v) => Some(*v),
@@ -353,7 +399,8 @@ impl Game {
             | Expr::EmptyAt(_)
             | Expr::HasAt(..)
             | Expr::CountAt(..)
-            | Expr::AlongAt(..) => None,
+            | Expr::AlongAt(..)
+            | Expr::Compiled(_) => None,
             Expr::VarOf { var, player } => {
                 self.fold(player);
                 match constant(player) {
@@ -442,6 +489,18 @@ impl Game {
     }
 }
 
+/// Replaces an expression by its compiled form, but for the leaves `eval` reads directly (and the
+/// constants the folder's callers test for).
+fn compile_in_place(e: &mut Expr) {
+    if !matches!(
+        e,
+        Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } | Expr::Compiled(_)
+    ) {
+        let source = std::mem::replace(e, Expr::Const(Value::None));
+        *e = Expr::Compiled(Compiled::new(source));
+    }
+}
+
 /// In a filter `a and b and ...`, a part `x == E` (or `E == x`) where `x` is the local `slot` and `E` does
 /// not read it: the one value `x` can take. `E` must also have no effect (`seen_before` records), since
 /// it will be evaluated once instead of once per site.
@@ -466,6 +525,7 @@ fn records_nothing(e: &Expr) -> bool {
 /// `e` neither reads local `slot` nor records anything.
 fn independent(e: &Expr, slot: u16) -> bool {
     match e {
+        Expr::Compiled(c) => independent(c.source(), slot),
         Expr::Local(s)
         | Expr::EmptyAt(s)
         | Expr::HasAt(s, _)

@@ -3,6 +3,7 @@
 
 use keliya_board::SiteId;
 
+pub use crate::compile::Compiled;
 use crate::{PieceId, PlayerId};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -121,6 +122,9 @@ pub enum Expr {
     CountAt(u16, PieceId),
     /// `along(track, x, n)` of a named track, a local `x` and a constant `n`, folded the same way.
     AlongAt(u16, u16, i64),
+    /// An expression compiled to closures when the ruleset is compiled (compile.rs); it reads as the
+    /// expression it was made from.
+    Compiled(Compiled),
 }
 
 /// What a `choose` or `for` ranges over.

@@ -1,0 +1,197 @@
+//! Expressions compiled to closures when a ruleset is compiled.
+//!
+//! A tree-walking evaluator pays, at every node, a call, a match on the node kind and, for an operator or
+//! a function, another match on which one. A compiled expression is a tree of closures made once: each
+//! knows its operator, its function or its constant operand, so evaluating it is one indirect call per
+//! node and the work itself. The meaning of each node stays in one place: the closures call the same
+//! helpers as `eval` (`binary`, `call_values`, `ambient`, ...).
+
+use std::sync::Arc;
+
+use crate::eval::binary;
+use crate::interp::EngineError;
+use crate::ir::*;
+use crate::run::Run;
+use crate::state::State;
+
+type Eval = Result<Value, Box<EngineError>>;
+type Closure = dyn for<'a> Fn(&Run<'a>, &State) -> Eval + Send + Sync + std::panic::RefUnwindSafe;
+type F = Arc<Closure>;
+
+/// An expression with its compiled form. Compared, printed and inspected as the expression it was made
+/// from ([`Compiled::source`]).
+#[derive(Clone)]
+pub struct Compiled {
+    source: Box<Expr>,
+    run: F,
+}
+
+impl Compiled {
+    pub(crate) fn new(source: Expr) -> Compiled {
+        Compiled {
+            run: compile(&source),
+            source: Box::new(source),
+        }
+    }
+    /// The expression this was compiled from.
+    pub fn source(&self) -> &Expr {
+        &self.source
+    }
+    #[inline]
+    pub(crate) fn eval(&self, run: &Run<'_>, st: &State) -> Eval {
+        (self.run)(run, st)
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.source.fmt(f)
+    }
+}
+
+impl PartialEq for Compiled {
+    fn eq(&self, other: &Self) -> bool {
+        self.source == other.source
+    }
+}
+
+impl Expr {
+    /// The expression as written (after folding): the source of a compiled expression, or itself.
+    pub fn source(&self) -> &Expr {
+        match self {
+            Expr::Compiled(c) => c.source(),
+            e => e,
+        }
+    }
+}
+
+fn compile(e: &Expr) -> F {
+    match e {
+        Expr::Const(v) => {
+            let v = *v;
+            Arc::new(move |_, _| Ok(v))
+        }
+        Expr::Local(slot) => {
+            let slot = *slot as usize;
+            Arc::new(move |r, _| Ok(r.locals[slot]))
+        }
+        Expr::Var { slot } => {
+            let slot = *slot as usize;
+            Arc::new(move |_, st| Ok(Value::Int(st.vars[slot])))
+        }
+        Expr::VarOf { var, player } => {
+            let (var, player) = (*var, compile(player));
+            Arc::new(move |r, st| Ok(r.var_of(st, var, player(r, st)?)))
+        }
+        Expr::Ambient(a) => {
+            let a = *a;
+            Arc::new(move |r, st| r.ambient(st, a))
+        }
+        Expr::Not(x) => {
+            let x = compile(x);
+            Arc::new(move |r, st| Ok(Value::Bool(!x(r, st)?.truthy())))
+        }
+        Expr::Neg(x) => {
+            let x = compile(x);
+            Arc::new(move |r, st| Ok(Value::Int(x(r, st)?.int().wrapping_neg())))
+        }
+        Expr::Bin(op, a, b) => compile_binary(*op, a, b),
+        Expr::Call(f, args) => compile_call(*f, args),
+        Expr::EmptyAt(slot) => {
+            let slot = *slot;
+            Arc::new(move |r, st| Ok(r.empty_at(st, slot)))
+        }
+        Expr::HasAt(slot, piece) => {
+            let (slot, piece) = (*slot, *piece);
+            Arc::new(move |r, st| Ok(r.has_at(st, slot, piece)))
+        }
+        Expr::CountAt(slot, piece) => {
+            let (slot, piece) = (*slot, *piece);
+            Arc::new(move |r, st| Ok(r.count_at(st, slot, piece)))
+        }
+        Expr::AlongAt(track, slot, n) => {
+            let (track, slot, n) = (*track, *slot, *n);
+            Arc::new(move |r, _| Ok(r.along_at(track, slot, n)))
+        }
+        Expr::Compiled(c) => c.run.clone(),
+    }
+}
+
+/// One closure per operator, and per shape of operands: a constant right operand (the usual `x == 4`,
+/// `n > 0`) is captured instead of evaluated, and a local on the left is read directly.
+fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
+    match (op, a, b) {
+        // `and` / `or` short-circuit: a later operand may be costly (`stuck`) or record (`seen_before`).
+        (BinOp::And, a, b) => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() && b(r, st)?.truthy())))
+        }
+        (BinOp::Or, a, b) => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
+        }
+        (_, Expr::Local(slot), Expr::Const(c)) => {
+            let (slot, c) = (*slot as usize, *c);
+            let make = |f: fn(Value, Value) -> Value| -> F {
+                Arc::new(move |r: &Run<'_>, _: &State| Ok(f(r.locals[slot], c)))
+            };
+            per_op_fn(op, make)
+        }
+        (_, a, Expr::Const(c)) => {
+            let (a, c) = (compile(a), *c);
+            let make = |f: fn(Value, Value) -> Value| -> F {
+                let a = a.clone();
+                Arc::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, c)))
+            };
+            per_op_fn(op, make)
+        }
+        (_, a, b) => {
+            let (a, b) = (compile(a), compile(b));
+            let make = |f: fn(Value, Value) -> Value| -> F {
+                let (a, b) = (a.clone(), b.clone());
+                Arc::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, b(r, st)?)))
+            };
+            per_op_fn(op, make)
+        }
+    }
+}
+
+/// Calls `make` with the function of `op` as a plain function pointer, one per operator, so that each
+/// closure calls a known function.
+fn per_op_fn(op: BinOp, make: impl Fn(fn(Value, Value) -> Value) -> F) -> F {
+    match op {
+        BinOp::Eq => make(|x, y| Value::Bool(x == y)),
+        BinOp::Ne => make(|x, y| Value::Bool(x != y)),
+        BinOp::Le => make(|x, y| Value::Bool(x.int() <= y.int())),
+        BinOp::Ge => make(|x, y| Value::Bool(x.int() >= y.int())),
+        BinOp::Lt => make(|x, y| Value::Bool(x.int() < y.int())),
+        BinOp::Gt => make(|x, y| Value::Bool(x.int() > y.int())),
+        BinOp::Add => make(|x, y| binary(BinOp::Add, x, y)),
+        BinOp::Sub => make(|x, y| binary(BinOp::Sub, x, y)),
+        BinOp::Mul => make(|x, y| binary(BinOp::Mul, x, y)),
+        BinOp::Div => make(|x, y| binary(BinOp::Div, x, y)),
+        BinOp::Rem => make(|x, y| binary(BinOp::Rem, x, y)),
+        BinOp::And => make(|x, y| binary(BinOp::And, x, y)),
+        BinOp::Or => make(|x, y| binary(BinOp::Or, x, y)),
+    }
+}
+
+/// A call evaluates its arguments (one closure each, no loop) and applies the function to their values.
+fn compile_call(f: Func, args: &[Expr]) -> F {
+    let none = Value::None;
+    match args {
+        [] => Arc::new(move |r, st| Ok(r.call_values(st, f, [none; 3]))),
+        [a] => {
+            let a = compile(a);
+            Arc::new(move |r, st| Ok(r.call_values(st, f, [a(r, st)?, none, none])))
+        }
+        [a, b] => {
+            let (a, b) = (compile(a), compile(b));
+            Arc::new(move |r, st| Ok(r.call_values(st, f, [a(r, st)?, b(r, st)?, none])))
+        }
+        [a, b, c, ..] => {
+            let (a, b, c) = (compile(a), compile(b), compile(c));
+            Arc::new(move |r, st| Ok(r.call_values(st, f, [a(r, st)?, b(r, st)?, c(r, st)?])))
+        }
+    }
+}
