@@ -76,14 +76,15 @@ impl Scratch {
     /// What the effects since `mark` changed, as final values (a value changed twice appears twice, the
     /// same both times).
     pub(crate) fn changes_since(&self, mark: usize) -> Changes {
-        self.trail[mark..]
-            .iter()
-            .map(|u| match *u {
+        let mut changes = Changes::from_slice(&self.trail[mark..]);
+        for u in &mut changes {
+            *u = match *u {
                 Undo::Count(c, _) => Undo::Count(c, self.state.counts[c as usize]),
                 Undo::Var(slot, _) => Undo::Var(slot, self.state.vars[slot as usize]),
                 Undo::Captures(_) => Undo::Captures(self.state.captures),
-            })
-            .collect()
+            };
+        }
+        changes
     }
     fn set_count(&mut self, cell: usize, n: u16) {
         self.trail
