@@ -1,7 +1,8 @@
 //! Finding moves: a depth-first walk over a rule's choice points that forks the run at each one.
 //!
-//! A rule body is run once. When it reaches a `choose`, the run (its locals, flags and position) is copied
-//! once per option, and each copy goes on from the chosen option to the end of the rule. "Going on" needs
+//! A rule body is run once. When it reaches a `choose`, the run (its locals and flags) is copied once per
+//! option, and each copy goes on from the chosen option to the end of the rule; the position is one
+//! working copy whose changes are taken back between options (`Scratch`, with its undo trail). "Going on" needs
 //! to know what follows the `choose`: the rest of its block, the remaining iterations of the loops around
 //! it, and so on up to the end of the rule. That is [`Next`], a chain of frames kept on the Rust stack.
 //! Loops without a choice point inside run as plain loops; the Rust stack grows only with the choice points
@@ -87,7 +88,7 @@ pub(crate) struct Explorer<'g, 's> {
     path: SmallVec<[Choice; 4]>,
     /// The options of every choice point and loop on the path, each a range of this list, innermost last.
     options: Vec<[Value; 2]>,
-    keep_positions: bool,
+    keep_changes: bool,
     /// The trail's length when the rule began: a path's changes are the trail after it.
     start: usize,
     limit: usize,
@@ -106,7 +107,7 @@ impl Drop for Explorer<'_, '_> {
 }
 
 impl<'g, 's> Explorer<'g, 's> {
-    pub(crate) fn new(game: &'g Game, mode: Mode, keep_positions: bool) -> Self {
+    pub(crate) fn new(game: &'g Game, mode: Mode, keep_changes: bool) -> Self {
         Explorer {
             game,
             rule: 0,
@@ -114,7 +115,7 @@ impl<'g, 's> Explorer<'g, 's> {
             given: &[],
             path: SmallVec::new(),
             options: SPARE_OPTIONS.with(|spare| spare.take()),
-            keep_positions,
+            keep_changes,
             start: 0,
             limit: usize::MAX,
             leaves: Vec::new(),
@@ -422,7 +423,7 @@ impl<'g, 's> Explorer<'g, 's> {
             },
             preference: run.preference,
             decided,
-            changes: if self.keep_positions {
+            changes: if self.keep_changes {
                 Some(st.changes_since(self.start))
             } else {
                 None

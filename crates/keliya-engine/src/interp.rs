@@ -134,8 +134,8 @@ impl Game {
         Ok(moves)
     }
 
-    /// [`Game::legal_moves`], each with the position it leads to (to be finished by
-    /// [`Game::apply_successor`]). In the same order as `legal_moves`.
+    /// [`Game::legal_moves`], each with the values its rule wrote, which make the position it leads to
+    /// (finished by [`Game::apply_successor`]). In the same order as `legal_moves`.
     pub fn successors(&self, st: &State) -> Result<Vec<Successor>, EngineError> {
         if st.result.is_some() || st.chance_due {
             return Ok(Vec::new());
@@ -169,13 +169,13 @@ impl Game {
 
     /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
     /// those, the ones `prefer(n)` ranks highest.
-    fn real_moves(&self, st: &State, keep_positions: bool) -> Result<Vec<Successor>, EngineError> {
+    fn real_moves(&self, st: &State, keep_changes: bool) -> Result<Vec<Successor>, EngineError> {
         let mut found = match st.found.take(st) {
             Some(found) => found,
-            None => self.search(st, false, keep_positions, usize::MAX)?,
+            None => self.search(st, false, keep_changes, usize::MAX)?,
         };
         if found.is_empty() {
-            found = self.search(st, true, keep_positions, usize::MAX)?;
+            found = self.search(st, true, keep_changes, usize::MAX)?;
         }
         let best = found.iter().map(|l| l.preference).max().unwrap_or(0);
         found.retain(|l| l.preference == best);
@@ -202,10 +202,10 @@ impl Game {
         &self,
         st: &State,
         fallback: bool,
-        keep_positions: bool,
+        keep_changes: bool,
         limit: usize,
     ) -> Result<Vec<Successor>, EngineError> {
-        let mut explorer = Explorer::new(self, Mode::Search, keep_positions).limit(limit);
+        let mut explorer = Explorer::new(self, Mode::Search, keep_changes).limit(limit);
         let mut scratch = Scratch::new(st);
         for (i, rule) in self.rules.iter().enumerate() {
             if explorer.full() {
