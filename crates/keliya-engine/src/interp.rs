@@ -215,7 +215,7 @@ impl Game {
                 continue;
             }
             if let Some(when) = &rule.when
-                && !Run::new(self, i as u16).eval(st, when)?.truthy()
+                && !Run::condition(self, i as u16).eval(st, when)?.truthy()
             {
                 continue;
             }
@@ -256,7 +256,7 @@ impl Game {
             return Err(illegal("this rule is not for the player to move".into()));
         }
         if let Some(when) = &rule.when
-            && !Run::new(self, mv.rule).eval(st, when)?.truthy()
+            && !Run::condition(self, mv.rule).eval(st, when)?.truthy()
         {
             return Err(illegal("the rule's condition does not hold".into()));
         }

@@ -151,8 +151,18 @@ impl Clone for Run<'_> {
 }
 
 impl<'a> Run<'a> {
+    /// A run of `rule`'s body, with room for its locals.
     pub(crate) fn new(game: &'a Game, rule: u16) -> Self {
         let locals = game.rules.get(rule as usize).map_or(0, |r| r.locals);
+        Run::with_locals(game, rule, locals)
+    }
+
+    /// A run that only evaluates a condition of `rule` (its `when`), which reads no locals.
+    pub(crate) fn condition(game: &'a Game, rule: u16) -> Self {
+        Run::with_locals(game, rule, 0)
+    }
+
+    fn with_locals(game: &'a Game, rule: u16, locals: usize) -> Self {
         Run {
             game,
             rule,
