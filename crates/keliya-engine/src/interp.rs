@@ -100,13 +100,20 @@ impl Game {
 
     /// Every outcome of the throw that is due, with its probability; empty when no throw is due.
     pub fn chance_outcomes(&self, st: &State) -> Vec<(u8, f64)> {
-        match (&self.throws, st.chance_due && st.result.is_none()) {
-            (Some(rows), true) => rows
-                .iter()
+        self.throw_due(st).map_or_else(Vec::new, |rows| {
+            rows.iter()
                 .enumerate()
                 .map(|(i, r)| (i as u8, r.probability))
-                .collect(),
-            _ => Vec::new(),
+                .collect()
+        })
+    }
+
+    /// The throw table when a throw is due: its rows are the outcomes of [`Game::chance_outcomes`], in
+    /// the same order, without making a list of them.
+    pub fn throw_due(&self, st: &State) -> Option<&[ThrowRow]> {
+        match &self.throws {
+            Some(rows) if st.chance_due && st.result.is_none() => Some(rows),
+            _ => None,
         }
     }
 

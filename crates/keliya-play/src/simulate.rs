@@ -84,15 +84,12 @@ pub fn play_game_with(
     let mut st = game.initial_state();
     let mut moves = Vec::new();
     while st.result.is_none() {
-        let outcomes = game.chance_outcomes(&st);
-        if !outcomes.is_empty() {
-            let i = dice.weighted(outcomes.iter().map(|o| o.1));
-            let row = outcomes[i].0;
+        if let Some(rows) = game.throw_due(&st) {
+            let row = dice.weighted(rows.iter().map(|r| r.probability));
             if keep_moves {
-                let name = &game.throws.as_ref().expect("has throws")[row as usize].name;
-                moves.push(format!("{THROW_PREFIX}{name}"));
+                moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
             }
-            st = game.apply_chance(&st, row);
+            st = game.apply_chance(&st, row as u8);
             steps += 1;
             check(game, &st, detail, steps)?;
             continue;
@@ -135,13 +132,12 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
     while st.result.is_none() {
-        let outcomes = game.chance_outcomes(&st);
-        if !outcomes.is_empty() {
-            let i = dice.weighted(outcomes.iter().map(|o| o.1));
-            st = game.apply_chance(&st, outcomes[i].0);
+        if let Some(rows) = game.throw_due(&st) {
+            let i = dice.weighted(rows.iter().map(|r| r.probability));
+            st = game.apply_chance(&st, i as u8);
             continue;
         }
-        // The positions come with the moves, so the chosen move's rule is not run again.
+        // The moves come with their changes, so the chosen move's rule is not run again.
         let mut found = game.successors(&st)?;
         let pick = found.swap_remove(dice.below(found.len()));
         st = game.apply_successor(&st, pick)?;
