@@ -560,6 +560,17 @@ fn moves_found_by_the_stuck_check_are_reused_only_for_the_position_they_were_fou
         game.legal_moves(&st.clone()).unwrap(),
         game.legal_moves(&st).unwrap()
     );
+    // Another game given this position searches with its own rules, not the moves kept for it.
+    game.settle(&mut st).unwrap();
+    let mut no_steps = game.clone();
+    no_steps.rules.retain(|r| r.name != "hunter-step");
+    let theirs = no_steps.legal_moves(&st).unwrap();
+    assert_eq!(theirs, no_steps.legal_moves(&st.clone()).unwrap());
+    assert!(
+        theirs
+            .iter()
+            .all(|m| no_steps.rule_name(m.rule) != "hunter-step")
+    );
     // Settle again, then move the tiger by hand: the moves kept for the old position are not used.
     game.settle(&mut st).unwrap();
     let tiger = game.piece("hunter").unwrap();

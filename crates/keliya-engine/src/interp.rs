@@ -177,7 +177,7 @@ impl Game {
     /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
     /// those, the ones `prefer(n)` ranks highest.
     fn real_moves(&self, st: &State, keep_changes: bool) -> Result<Vec<Successor>, EngineError> {
-        let mut found = match st.found.take(st) {
+        let mut found = match st.found.take(self, st) {
             Some(found) => found,
             None => self.search(st, false, keep_changes, usize::MAX)?,
         };
@@ -200,7 +200,7 @@ impl Game {
     pub(crate) fn has_ordinary_move_settling(&self, st: &State) -> Result<bool, EngineError> {
         let found = self.search(st, false, true, usize::MAX)?;
         let any = !found.is_empty();
-        st.found.keep(st, found);
+        st.found.keep(self, st, found);
         Ok(any)
     }
 

@@ -118,12 +118,14 @@ pub struct State {
     pub(crate) found: FoundMoves,
 }
 
-/// Moves found for a position, with the parts of the position they were found in, so that a state
-/// changed by hand since does not reuse them.
+/// Moves found for a position, with the game and the parts of the position they were found in, so
+/// that a state changed by hand since, or given to another game, does not reuse them.
 #[derive(Default)]
 pub(crate) struct FoundMoves(std::cell::Cell<Option<Box<Found>>>);
 
 pub(crate) struct Found {
+    /// Which game found them: the address of its rules (another game, or a copy, searches afresh).
+    game: usize,
     counts: Counts,
     vars: Vars,
     to_move: PlayerId,
@@ -134,8 +136,9 @@ pub(crate) struct Found {
 }
 
 impl FoundMoves {
-    pub(crate) fn keep(&self, st: &State, moves: Vec<Successor>) {
+    pub(crate) fn keep(&self, game: &Game, st: &State, moves: Vec<Successor>) {
         self.0.set(Some(Box::new(Found {
+            game: game.rules.as_ptr() as usize,
             counts: Counts::from_slice(&st.counts),
             vars: Vars::from_slice(&st.vars),
             to_move: st.to_move,
@@ -146,9 +149,10 @@ impl FoundMoves {
         })));
     }
     /// The moves kept for `st`, if they were found in a position like it in every part the rules read.
-    pub(crate) fn take(&self, st: &State) -> Option<Vec<Successor>> {
+    pub(crate) fn take(&self, game: &Game, st: &State) -> Option<Vec<Successor>> {
         let found = self.0.take()?;
-        let same = found.counts == st.counts
+        let same = found.game == game.rules.as_ptr() as usize
+            && found.counts == st.counts
             && found.vars == st.vars
             && found.to_move == st.to_move
             && found.throw == st.throw
