@@ -309,14 +309,15 @@ impl BoardSpec {
                         .is_none()
                 {
                     ok = false;
+                    let hint = "a straight line must follow the board's edges; add the edge or fix the order";
                     errors.push(BoardError::new(
-                            l.origin,
-                            format!(
-                                "line `{}`: consecutive points `{}` and `{}` are not joined by an edge",
-                                l.name, self.sites[*a as usize].id, self.sites[*b as usize].id
-                            ),
-                            Some("a straight line must follow the board's edges; add the edge or fix the order".into()),
-                        ));
+                        l.origin,
+                        format!(
+                            "line `{}`: consecutive points `{}` and `{}` are not joined by an edge",
+                            l.name, self.sites[*a as usize].id, self.sites[*b as usize].id
+                        ),
+                        Some(hint.into()),
+                    ));
                 }
             }
             if ok {
