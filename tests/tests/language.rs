@@ -199,6 +199,20 @@ fn a_fallback_rule_replaces_the_pass_and_set_mover_chooses_who_moves() {
     );
     assert_eq!(s.to_move(), "south", "set_mover overrides the turn order");
     assert_eq!(s.winner(), "draw");
+    // While south has an ordinary move, the fallback move built by hand is refused.
+    let s = Scenario::at(
+        &path,
+        json!({"to_move": "south", "sites": {"r1h1": {"seed": 1}, "r2h1": {"seed": 3}}}),
+    );
+    let game = s.game();
+    let fallback = game.rules.iter().position(|r| r.fallback).unwrap() as u16;
+    let by_hand = keliya_engine::Move {
+        rule: fallback,
+        choices: Default::default(),
+    };
+    assert!(!s.moves().contains(&"round-over".to_string()));
+    let err = game.apply(&s.state, &by_hand).unwrap_err();
+    assert!(err.message.contains("fallback"), "{}", err.message);
 }
 
 #[test]
@@ -257,6 +271,15 @@ fn prefer_keeps_only_the_moves_of_highest_preference() {
         ["t1+"],
         "t3 cannot go three squares: t1+ (3) beats t3> (1)"
     );
+    // A move built by hand that its rule allows but `prefer` ranks below another is refused by `apply`.
+    let mut one = Scenario::new(&path);
+    one.throw("one-up");
+    let short = one.game().parse_move(&one.state, "t3>").unwrap().unwrap();
+    let mut two = Scenario::new(&path);
+    two.throw("two-up");
+    let err = two.game().apply(&two.state, &short).unwrap_err();
+    assert!(err.message.contains("prefer"), "{}", err.message);
+    assert!(one.game().apply(&one.state, &short).is_ok());
 }
 
 const SHUFFLE: &str = r#"

@@ -274,6 +274,7 @@ impl Game {
             }
             self.fold_block(body);
         }
+        self.prefers = rules.iter().any(|r| uses_prefer(&r.body));
         self.rules = rules;
         let mut ends = std::mem::take(&mut self.ends);
         for end in &mut ends {
@@ -487,6 +488,20 @@ impl Game {
             *e = f;
         }
     }
+}
+
+/// Whether a block has a `prefer(n)` effect anywhere.
+fn uses_prefer(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
+        Stmt::Choose { body, .. } | Stmt::For { body, .. } | Stmt::While { body, .. } => {
+            uses_prefer(body)
+        }
+        Stmt::If {
+            then, otherwise, ..
+        } => uses_prefer(then) || uses_prefer(otherwise),
+        Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
+    })
 }
 
 /// Replaces an expression by its compiled form, but for the leaves `eval` reads directly (and the

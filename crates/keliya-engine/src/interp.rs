@@ -231,9 +231,8 @@ impl Game {
         Ok(std::mem::take(&mut explorer.leaves))
     }
 
-    /// The position after `mv`. The move must be legal here; an illegal move is an error, not a panic.
-    /// Moves come from [`Game::legal_moves`] or [`Game::parse_move`]; a move built by hand that its rule
-    /// allows but that `prefer(n)` ranks below another is not detected here.
+    /// The position after `mv`. The move must be legal here; an illegal move (one its rule does not
+    /// allow, or one that `prefer(n)` ranks below another) is an error, not a panic.
     pub fn apply(&self, st: &State, mv: &Move) -> Result<State, EngineError> {
         let illegal = |message: String| EngineError {
             rule: self.rule_name(mv.rule).to_string(),
@@ -270,6 +269,15 @@ impl Game {
         let mut explorer = Explorer::new(self, Mode::Replay, false);
         let mut scratch = Scratch::new(st);
         explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
+        // A move its rule allows may still be outranked by another's `prefer(n)`, and a fallback rule
+        // is used only when no ordinary rule gives a move: both need the other moves to tell.
+        if (self.prefers || rule.fallback) && !self.legal_moves(st)?.contains(mv) {
+            return Err(illegal(
+                "another move takes precedence over this one (`prefer`, or a fallback rule while \
+                 ordinary moves exist): it is not legal here"
+                    .into(),
+            ));
+        }
         match explorer.leaves.pop() {
             Some(leaf) => self.finish(scratch.into_state(), leaf.decided, false),
             None => Err(illegal("the move's choices do not match the rule".into())),

@@ -118,6 +118,9 @@ pub struct Game {
     pub routes: Vec<Option<u16>>,
     /// Conditions that hold in every position of a correct game (checked after every move by the corpus test).
     pub invariants: Vec<(String, Expr)>,
+    /// Some rule ranks its moves with `prefer(n)`, so `apply` must check a move against the others (set
+    /// by [`Game::fold_constants`]).
+    pub prefers: bool,
 }
 
 impl Game {

@@ -95,6 +95,7 @@ fn three_in_a_row() -> Game {
         choice_names: vec![vec!["from".into()], vec!["to".into()]],
         max_steps_per_move: 1000,
         invariants: vec![],
+        prefers: false,
         tag_names: vec![],
         site_tags: vec![0; 3],
         site_owner: vec![None; 3],

@@ -536,6 +536,7 @@ pub(crate) fn lower(
                     })
                     .collect(),
                 invariants,
+                prefers: false,
                 board,
             };
             game.fold_constants();
