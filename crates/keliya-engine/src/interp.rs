@@ -269,6 +269,9 @@ impl Game {
         let mut explorer = Explorer::new(self, Mode::Replay, false);
         let mut scratch = Scratch::new(st);
         explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
+        let Some(leaf) = explorer.leaves.pop() else {
+            return Err(illegal("the move's choices do not match the rule".into()));
+        };
         // A move its rule allows may still be outranked by another's `prefer(n)`, and a fallback rule
         // is used only when no ordinary rule gives a move: both need the other moves to tell.
         if (self.prefers || rule.fallback) && !self.legal_moves(st)?.contains(mv) {
@@ -278,10 +281,7 @@ impl Game {
                     .into(),
             ));
         }
-        match explorer.leaves.pop() {
-            Some(leaf) => self.finish(scratch.into_state(), leaf.decided, false),
-            None => Err(illegal("the move's choices do not match the rule".into())),
-        }
+        self.finish(scratch.into_state(), leaf.decided, false)
     }
 
     /// The turn's bookkeeping after a move: the throw is spent, the game may be decided, the next player
