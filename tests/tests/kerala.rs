@@ -10,6 +10,9 @@ use serde_json::{Value, json};
 
 const KE: &str = "kerala";
 const THREE: &str = "kerala/three-players";
+const HAVENS_UNLIMITED: &str = "kerala/havens-unlimited";
+const ENTER_FIVE_UP: &str = "kerala/enter-five-up";
+const BLOCKING: &str = "kerala/blocking";
 
 fn at(ruleset: &str, to_move: &str, throw: &str, sites: Value) -> Scenario {
     Scenario::at(
@@ -23,6 +26,15 @@ fn at_with_gate(to_move: &str, throw: &str, sites: Value, gate_p1: i64) -> Scena
         KE,
         json!({"to_move": to_move, "throw": throw, "sites": sites,
                "vars": {"gate": {"p1": gate_p1, "p2": 0}}}),
+    )
+}
+
+/// A position of `ruleset` in which player 1's gate is open (all his pieces have been in the centre).
+fn at_gate_open(ruleset: &str, to_move: &str, throw: &str, sites: Value) -> Scenario {
+    Scenario::at(
+        ruleset,
+        json!({"to_move": to_move, "throw": throw, "sites": sites,
+               "vars": {"gate": {"p1": 1, "p2": 0}}}),
     )
 }
 
@@ -537,4 +549,241 @@ fn keq1_keq2_a_ring_of_twenty_numbered_clockwise_with_two_lanes_of_five_at_each_
     let facing = (1.0, 1.0);
     let cross = facing.0 * (e.1 - x.1) - facing.1 * (e.0 - x.0);
     assert!(cross > 0.0, "E1 lies left of X1");
+}
+
+#[test]
+fn keq8_alternative_unlimited_mixing_havens_hold_any_number_of_pieces() {
+    // Player 1 on R3 and on the haven R5, where player 2 also stands; player 2 on R2. A 2 takes R3 to R5.
+    let sites = json!({"R2": {"p2_piece": 1}, "R3": {"p1_piece": 1}, "R5": {"p1_piece": 1, "p2_piece": 1},
+                       "S1": {"p1_piece": 3}, "S2": {"p2_piece": 3}});
+    assert_eq!(
+        at(KE, "p1", "two-up", sites.clone()).moves(),
+        ["R5-R7"],
+        "default: one piece per player on a haven"
+    );
+    let mut s = at(HAVENS_UNLIMITED, "p1", "two-up", sites);
+    assert_eq!(s.moves(), ["R3-R5", "R5-R7"]);
+    s.play("R3-R5");
+    assert_eq!(
+        (
+            s.count("R3", "p1_piece"),
+            s.count("R5", "p1_piece"),
+            s.count("R5", "p2_piece"),
+            s.count("S1", "p1_piece")
+        ),
+        (0, 2, 1, 3),
+        "two of player 1's pieces beside player 2's; nobody is sent back from a haven"
+    );
+    assert_eq!(s.state.captures, 0);
+    assert_eq!(s.to_move(), "p2");
+    s.throw("three-up");
+    assert_eq!(s.moves(), ["R2-R5", "R5-R8"]);
+    s.play("R2-R5");
+    assert_eq!(
+        (s.count("R5", "p1_piece"), s.count("R5", "p2_piece")),
+        (2, 2)
+    );
+    assert_eq!((s.state.captures, s.count("S2", "p2_piece")), (0, 3));
+
+    // On his own corner two kinds of piece may meet: one starting its first lap (position 6) and one
+    // that has finished it (26); the player chooses which to move.
+    let sites = json!({"R0": {"p1_piece": 1}, "R18": {"p1_piece": 1}, "S1": {"p1_piece": 3}, "S2": {"p2_piece": 5}});
+    assert_eq!(at(KE, "p1", "two-up", sites.clone()).moves(), ["R0-R2"]);
+    let mut s = at(HAVENS_UNLIMITED, "p1", "two-up", sites);
+    assert_eq!(s.moves(), ["R0-R2", "R18-R0"]);
+    s.play("R18-R0");
+    assert_eq!(
+        (
+            s.count("R0", "p1_piece"),
+            s.count("R0", "p1_lapped"),
+            s.count("S1", "p1_piece")
+        ),
+        (1, 1, 3)
+    );
+    p2_passes(&mut s);
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["R0-CT", "R0-R1", "S1-E1.1"]);
+    s.play("R0-CT");
+    assert_eq!(
+        (
+            s.count("CT", "p1_piece"),
+            s.count("R0", "p1_piece"),
+            s.count("R0", "p1_lapped")
+        ),
+        (1, 1, 0),
+        "the lapped piece went in, the other stays"
+    );
+
+    // After the gate: a piece starting its second lap (28) and one that has finished it (48) share the
+    // corner, and a piece leaving the centre may join them; each moves on its own part of the route.
+    let sites = json!({"CT": {"p1_piece": 3}, "R0": {"p1_out": 1}, "R19": {"p1_out": 1}, "S2": {"p2_piece": 5}});
+    assert_eq!(
+        at_gate_open(KE, "p1", "one-up", sites.clone()).moves(),
+        ["R0-R1"],
+        "default: neither CT nor R19 may land on the corner holding a piece of player 1"
+    );
+    let mut s = at_gate_open(HAVENS_UNLIMITED, "p1", "one-up", sites);
+    assert_eq!(s.moves(), ["CT-R0", "R0-R1", "R19-R0"]);
+    s.play("R19-R0");
+    assert_eq!((s.count("R0", "p1_out"), s.count("R0", "p1_home")), (1, 1));
+    p2_passes(&mut s);
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["CT-R0", "R0-R1", "R0-X1.5"]);
+    s.play("CT-R0");
+    assert_eq!(
+        (
+            s.count("CT", "p1_piece"),
+            s.count("R0", "p1_out"),
+            s.count("R0", "p1_home")
+        ),
+        (2, 2, 1)
+    );
+    p2_passes(&mut s);
+    s.throw("one-up");
+    s.play("R0-X1.5");
+    assert_eq!(
+        (
+            s.count("R0", "p1_out"),
+            s.count("R0", "p1_home"),
+            s.count("X1.5", "p1_piece")
+        ),
+        (2, 0, 1)
+    );
+}
+
+#[test]
+fn keq9_alternative_1_and_5_up_enter_and_5_up_enters_on_lane_square_5() {
+    let start = json!({"S1": {"p1_piece": 5}, "S2": {"p2_piece": 5}});
+    // The default: a 1 and none up (worth 5) enter; five up (worth 10) does not.
+    assert_eq!(at(KE, "p1", "five-up", start.clone()).moves(), ["pass"]);
+    assert_eq!(at(KE, "p1", "none-up", start.clone()).moves(), ["S1-E1.5"]);
+    // The alternative: a 1 and five up enter, five up on the fifth lane square; none up does not.
+    assert_eq!(
+        at(ENTER_FIVE_UP, "p1", "five-up", start.clone()).moves(),
+        ["S1-E1.5"]
+    );
+    assert_eq!(
+        at(ENTER_FIVE_UP, "p1", "none-up", start.clone()).moves(),
+        ["pass"]
+    );
+    assert_eq!(
+        at(ENTER_FIVE_UP, "p1", "one-up", start.clone()).moves(),
+        ["S1-E1.1"]
+    );
+    for throw in ["two-up", "three-up", "four-up"] {
+        assert_eq!(
+            at(ENTER_FIVE_UP, "p1", throw, start.clone()).moves(),
+            ["pass"],
+            "{throw} does not enter"
+        );
+    }
+    assert_eq!(
+        at(ENTER_FIVE_UP, "p2", "five-up", start).moves(),
+        ["S2-E2.5"]
+    );
+
+    // With a piece on the board: five up still moves it ten squares, or brings a new piece on, and does
+    // not throw again; none up moves it five squares and throws again.
+    let sites = json!({"R1": {"p1_piece": 1}, "S1": {"p1_piece": 4}, "S2": {"p2_piece": 5}});
+    assert_eq!(at(KE, "p1", "five-up", sites.clone()).moves(), ["R1-R11"]);
+    assert_eq!(
+        at(KE, "p1", "none-up", sites.clone()).moves(),
+        ["R1-R6", "S1-E1.5"]
+    );
+    let mut s = at(ENTER_FIVE_UP, "p1", "five-up", sites.clone());
+    assert_eq!(s.moves(), ["R1-R11", "S1-E1.5"]);
+    s.play("S1-E1.5");
+    assert_eq!(
+        (
+            s.count("S1", "p1_piece"),
+            s.count("E1.5", "p1_piece"),
+            s.count("E1.1", "p1_piece"),
+            s.count("R4", "p1_piece"),
+            s.count("R1", "p1_piece")
+        ),
+        (3, 1, 0, 0, 1),
+        "on lane square 5, not 10 squares on"
+    );
+    assert_eq!(s.to_move(), "p2", "five up does not throw again (KE-Q10)");
+    let mut s = at(ENTER_FIVE_UP, "p1", "none-up", sites);
+    assert_eq!(s.moves(), ["R1-R6"]);
+    s.play("R1-R6");
+    assert_eq!(s.to_move(), "p1", "none up still throws again (KE-3)");
+
+    // Entering on one's own piece on lane square 5 is legal (KE-8), and sends that piece back to the start.
+    let sites = json!({"E1.5": {"p1_piece": 1}, "S1": {"p1_piece": 4}, "S2": {"p2_piece": 5}});
+    let mut s = at(ENTER_FIVE_UP, "p1", "five-up", sites);
+    assert_eq!(s.moves(), ["E1.5-R9", "S1-E1.5"]);
+    s.play("S1-E1.5");
+    assert_eq!(
+        (s.count("S1", "p1_piece"), s.count("E1.5", "p1_piece")),
+        (4, 1)
+    );
+}
+
+#[test]
+fn keq13_alternative_blocking_no_piece_passes_over_an_occupied_square() {
+    // Player 1 on R1 and R3, player 2 on R2 between them.
+    let sites = json!({"R1": {"p1_piece": 1}, "R2": {"p2_piece": 1}, "R3": {"p1_piece": 1},
+                       "S1": {"p1_piece": 3}, "S2": {"p2_piece": 4}});
+    assert_eq!(
+        at(KE, "p1", "four-up", sites.clone()).moves(),
+        ["R1-R5", "R3-R7"]
+    );
+    assert_eq!(
+        at(BLOCKING, "p1", "four-up", sites.clone()).moves(),
+        ["R3-R7"],
+        "R1 would pass over R2 and R3"
+    );
+    assert_eq!(
+        at(KE, "p1", "two-up", sites.clone()).moves(),
+        ["R1-R3", "R3-R5"]
+    );
+    assert_eq!(
+        at(BLOCKING, "p1", "two-up", sites.clone()).moves(),
+        ["R3-R5"],
+        "R1 would pass over player 2's piece on R2"
+    );
+    // Landing on an occupied square is not passing over it: a hit as in the canonical game.
+    let mut s = at(BLOCKING, "p1", "one-up", sites);
+    assert_eq!(s.moves(), ["R1-R2", "R3-R4", "S1-E1.1"]);
+    s.play("R1-R2");
+    assert_eq!(
+        (
+            s.count("R2", "p1_piece"),
+            s.count("R2", "p2_piece"),
+            s.count("S2", "p2_piece")
+        ),
+        (1, 0, 5)
+    );
+
+    // One's own pieces block too, on the entry lane as on the ring; a piece brought on from the start
+    // is set on its lane square and passes over nothing.
+    let sites = json!({"E1.3": {"p1_piece": 1}, "E1.4": {"p1_piece": 1}, "S1": {"p1_piece": 3}, "S2": {"p2_piece": 5}});
+    assert_eq!(
+        at(KE, "p1", "none-up", sites.clone()).moves(),
+        ["E1.3-R2", "E1.4-R3", "S1-E1.5"]
+    );
+    assert_eq!(
+        at(BLOCKING, "p1", "none-up", sites).moves(),
+        ["E1.4-R3", "S1-E1.5"]
+    );
+
+    // Leaving the centre and on the second lap, a piece on a haven blocks like any other.
+    let sites = json!({"CT": {"p1_piece": 4}, "R8": {"p1_out": 1}, "R1": {"p2_piece": 1}, "R10": {"p2_piece": 1},
+                       "S2": {"p2_piece": 3}});
+    assert_eq!(
+        at_gate_open(KE, "p1", "three-up", sites.clone()).moves(),
+        ["CT-R2", "R8-R11"]
+    );
+    assert_eq!(
+        at_gate_open(BLOCKING, "p1", "three-up", sites.clone()).moves(),
+        ["pass"],
+        "CT-R2 passes over R1, R8-R11 over the haven R10"
+    );
+    assert_eq!(
+        at_gate_open(BLOCKING, "p1", "two-up", sites).moves(),
+        ["CT-R1", "R8-R10"],
+        "with a 2, R0 (empty) is passed over and the haven R10 reached"
+    );
 }
