@@ -971,6 +971,45 @@ fn md_q2_a_four_goes_to_the_owner_of_the_holes_section_or_in_the_alternative_to_
 }
 
 #[test]
+fn md_q2_alternative_a_four_goes_to_the_owner_of_the_row_half() {
+    // The Mandiri sows hole 5's five counters: the first makes four in his own hole 6 (South row), the
+    // fourth makes four in the Raja's hole 9 (North row); the last falls in hole 10, and holes 11 and 12 are
+    // empty, so nothing else is taken.
+    let holes = [1, 0, 0, 0, 0, 5, 3, 0, 0, 3, 0, 0, 0, 0];
+    let after = [1, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 0];
+    let name = "raja-pasu-mandiri/pasu-to-row-owner";
+    let stores = |s: &Scenario| (store(s, "first"), store(s, "second"), store(s, "third"));
+    let position = md(holes, &[], [30, 30, 26], ROLES, "second");
+    let mut s = Scenario::at(MD, position.clone());
+    s.play("r1h6");
+    assert_eq!(board(&s), after);
+    assert_eq!(
+        stores(&s),
+        (34, 34, 26),
+        "default: each four to its section's owner"
+    );
+    let mut s = Scenario::at(name, position);
+    s.play("r1h6");
+    assert_eq!(board(&s), after);
+    assert_eq!(
+        stores(&s),
+        (34, 30, 30),
+        "South row's four to the Raja (first), North row's to the Pasu (third)"
+    );
+    // The rows follow the roles: with first Pasu, second Raja and third Mandiri, the same sowing gives the
+    // South row's four to second and the North row's to first; the Mandiri takes none.
+    let roles = ["pasu", "raja", "mandiri"];
+    let position = md(holes, &[], [30, 30, 26], roles, "third");
+    let mut s = Scenario::at(MD, position.clone());
+    s.play("r1h6");
+    assert_eq!(stores(&s), (30, 34, 30));
+    let mut s = Scenario::at(name, position);
+    s.play("r1h6");
+    assert_eq!(board(&s), after);
+    assert_eq!(stores(&s), (34, 34, 26));
+}
+
+#[test]
 fn md_a_player_who_cannot_move_passes() {
     // The Mandiri's section (5-8) is empty; the others have counters.
     let mut s = Scenario::at(
@@ -1058,6 +1097,116 @@ fn md_q3_alternative_the_round_ends_below_four_counters() {
     assert_eq!(s.moves(), ["r2h5"], "four counters: the round goes on");
 }
 
+const NO_CAPTURE_LEFT: &str = "raja-pasu-mandiri/no-capture-left";
+
+/// Plays the Raja's `r1h3` (hole 2's single counter into hole 3, capturing nothing) from a sparse position
+/// with `quiet` turns without a capture behind it.
+fn after_r1h3(name: &str, holes: [u16; 14], quiet: i64) -> Scenario {
+    let on_board: i64 = holes.iter().map(|&n| n as i64).sum();
+    let position = md(holes, &[], [30, 30, 38 - on_board], ROLES, "first");
+    let mut s = Scenario::at(name, set(position, "quiet", json!(quiet)));
+    s.play("r1h3");
+    s
+}
+
+#[test]
+fn md_q3_alternative_the_round_ends_when_no_move_can_capture() {
+    let mut holes = [0u16; 14];
+    holes[2] = 1;
+    holes[9] = 1;
+    // Left: holes 3 and 9 with a counter each. Neither move captures (the next hole and the one beyond
+    // are empty), so the round is over at once; the default waits for 30 quiet turns, and the Mandiri,
+    // who has no counter, passes.
+    assert_eq!(after_r1h3(MD, holes, 0).moves(), ["pass"]);
+    let mut s = after_r1h3(NO_CAPTURE_LEFT, holes, 0);
+    assert_eq!(s.moves(), ["end of round"]);
+    assert!((0..14).all(|h| s.count(&hole(h), "probe") == 0));
+    assert_eq!(s.var("probe_run", None), 0);
+    s.play("end of round");
+    assert_eq!(s.var("rounds", None), 1);
+    // The Raja (first) moved last and took the two counters: 32, then four holes as the new Pasu.
+    assert_eq!(store(&s, "first"), 32 - 28);
+    // With a counter in hole 12 the Raja's hole 9 would capture it (hole 11 empty, 12 beyond): the round
+    // goes on, however long it has gone without a capture, where the default ends it at 30 quiet turns.
+    let mut more = holes;
+    more[12] = 1;
+    assert_eq!(after_r1h3(MD, more, 29).moves(), ["end of round"]);
+    let s = after_r1h3(NO_CAPTURE_LEFT, more, 29);
+    assert_eq!(s.moves(), ["pass"]);
+    assert_eq!(s.var("quiet", None), 0);
+    // Three counters in hole 10: the Raja's hole 9 would make a four there, a capture too.
+    let mut four = holes;
+    four[10] = 3;
+    assert_eq!(after_r1h3(NO_CAPTURE_LEFT, four, 0).moves(), ["pass"]);
+    four[10] = 2;
+    assert_eq!(
+        after_r1h3(NO_CAPTURE_LEFT, four, 0).moves(),
+        ["end of round"],
+        "two counters in hole 10 make three, and nothing else captures"
+    );
+}
+
+#[test]
+fn md_q3_alternative_the_trial_sowings_agree_with_playing_every_move() {
+    // Random play of the alternative; after every sowing, each hole with counters is played for real in the
+    // default ruleset by its section's owner. The round is over exactly when none of these moves captures.
+    let sections = [
+        ("raja", &RAJA_HOLES[..]),
+        ("mandiri", &MANDIRI_HOLES[..]),
+        ("pasu", &PASU_HOLES[..]),
+    ];
+    let mut s = Scenario::new(NO_CAPTURE_LEFT);
+    let mut d = Scenario::new(MD);
+    let (mut checked, mut ended) = (0, 0);
+    let mut game = 0;
+    let mut dice = Dice::new(Dice::game_seed(1, game));
+    while checked < 600 {
+        if s.result().is_some() {
+            game += 1;
+            dice = Dice::new(Dice::game_seed(1, game));
+            s.state = s.game().initial_state();
+        }
+        let moves = s.moves();
+        let mv = moves[dice.below(moves.len())].clone();
+        s.play(&mv);
+        if !mv.starts_with('r') || s.result().is_some() {
+            continue; // a pass, a round's end, or the match is over
+        }
+        let holes = board(&s);
+        let shut = closed(&s);
+        let stores = [store(&s, "first"), store(&s, "second"), store(&s, "third")];
+        let roles = ["first", "second", "third"].map(|seat| {
+            ["raja", "mandiri", "pasu"]
+                .into_iter()
+                .find(|role| holder(&s, role) == seat)
+                .unwrap()
+        });
+        let on_board: u16 = holes.iter().sum();
+        let mut can_capture = false;
+        for (role, section) in sections {
+            for &h in section.iter().filter(|&&h| holes[h] > 0) {
+                let position = md(holes, &shut, stores, roles, &holder(&s, role));
+                d.state = keliya_play::state_json::from_json(d.game(), &position).unwrap();
+                d.play(&hole(h));
+                can_capture |= board(&d).iter().sum::<u16>() < on_board;
+            }
+        }
+        let over = s.var("quiet", None) >= 30;
+        assert_eq!(
+            over, !can_capture,
+            "game {game} ply {}: {holes:?}",
+            s.state.ply
+        );
+        assert!((0..14).all(|h| s.count(&hole(h), "probe") == 0));
+        checked += 1;
+        ended += over as u32;
+    }
+    assert!(
+        ended >= 10,
+        "only {ended} rounds ended with no capture left"
+    );
+}
+
 #[test]
 fn md_q4_md_q5_md_q8_roles_rotate_holes_refill_in_the_closing_order_and_the_new_raja_starts() {
     let mut s = Scenario::at(MD, quiet_round([15, 30, 50]));
@@ -1104,6 +1253,56 @@ fn md_q5_alternative_closing_alternates_rows() {
     s.play("end of round");
     // The Pasu closes 0 then 13; the Raja closes 2 then 11.
     assert_eq!(closed(&s), [0, 2, 11, 13]);
+}
+
+#[test]
+fn md_q5_alternative_short_players_choose_the_holes_they_fill() {
+    // The default closes holes 2, 3, 12 and 13 here (md_q4_md_q5_md_q8_...), and the new Raja starts.
+    let mut d = Scenario::at(MD, quiet_round([15, 30, 50]));
+    d.play("end of round");
+    assert_eq!(closed(&d), [2, 3, 12, 13]);
+    assert!(d.moves().iter().all(|m| !m.starts_with("open")));
+    let mut s = Scenario::at("raja-pasu-mandiri/refill-chosen", quiet_round([15, 30, 50]));
+    s.play("end of round");
+    // The new Mandiri (third, 53) fills his four holes. The new Raja (second, 30: four holes of six) and
+    // the new Pasu (first, 15: two of four) have every hole closed and choose, the Raja first, as he starts.
+    assert_eq!(closed(&s), [0, 1, 2, 3, 4, 9, 10, 11, 12, 13]);
+    assert_eq!(board(&s), [0, 0, 0, 0, 0, 7, 7, 7, 7, 0, 0, 0, 0, 0]);
+    assert_eq!(s.var("to_open", Some("second")), 4);
+    assert_eq!(s.var("to_open", Some("first")), 2);
+    assert_eq!(s.to_move(), "second");
+    let raja: Vec<String> = names(&RAJA_HOLES)
+        .iter()
+        .map(|h| format!("open {h}"))
+        .collect();
+    assert_eq!(s.moves(), raja);
+    for (h, left) in [("open r2h3", 5), ("open r1h4", 4), ("open r2h5", 3)] {
+        s.play(h);
+        assert_eq!(s.to_move(), "second");
+        // No sowing from a hole just filled while holes are still being chosen.
+        assert_eq!(s.moves().len(), left);
+        assert!(s.moves().iter().all(|m| m.starts_with("open ")));
+    }
+    s.play("open r1h3");
+    // The Mandiri has nothing to choose; the Pasu chooses next.
+    assert_eq!(s.to_move(), "first");
+    assert_eq!(
+        s.moves(),
+        sorted(&["open r1h1", "open r1h2", "open r2h1", "open r2h2"])
+    );
+    s.play("open r2h1");
+    assert_eq!(s.to_move(), "first");
+    s.play("open r1h2");
+    assert_eq!(closed(&s), [0, 4, 10, 12]);
+    assert_eq!(board(&s), [0, 7, 7, 7, 0, 7, 7, 7, 7, 7, 0, 7, 0, 7]);
+    assert_eq!(
+        (store(&s, "first"), store(&s, "second"), store(&s, "third")),
+        (1, 2, 25)
+    );
+    // Every choice made, the new Raja starts, from the holes he chose.
+    assert_eq!(s.to_move(), "second");
+    assert_eq!(s.moves(), names(&[2, 3, 9, 11]));
+    assert_eq!(s.var("round_start", None), s.state.turn as i64);
 }
 
 #[test]
