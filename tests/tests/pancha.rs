@@ -10,6 +10,9 @@ use serde_json::{Value, json};
 
 const PK: &str = "pancha-keliya";
 const PARKER: &str = "pancha-keliya/parker-1909";
+const BLOCKING: &str = "pancha-keliya/blocking";
+const SAFE_ONE: &str = "pancha-keliya/safe-one-per-team";
+const BOUNCE: &str = "pancha-keliya/bounce";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -31,6 +34,25 @@ fn with_params(name: &str, params: &str) -> String {
     )
     .unwrap();
     path.to_string_lossy().into_owned()
+}
+
+/// A delta of the canonical ruleset for a question of the brief: it extends `pancha-keliya` directly, and
+/// its description and sources name the question it answers.
+fn assert_delta_for(name: &str, question: &str) {
+    let c = compile(name);
+    assert_eq!(c.info.chain.len(), 2, "{name}: {:?}", c.info.chain);
+    assert!(
+        c.info.chain[1].ends_with("pancha-keliya.yaml"),
+        "{name} extends the canonical ruleset: {:?}",
+        c.info.chain
+    );
+    assert!(!c.info.title.is_empty());
+    assert!(c.info.description.contains(question), "{name}");
+    assert!(
+        c.info.sources.iter().any(|s| s.contains(question)),
+        "{name}: {:?}",
+        c.info.sources
+    );
 }
 
 fn probabilities(s: &Scenario) -> Vec<(String, i64, f64, bool)> {
@@ -760,6 +782,390 @@ fn pkq12_pawns_pass_over_occupied_squares() {
         json!({"R1": {"a_pawn": 1}, "R2": {"b_pawn": 1}, "R3": {"a_pawn": 1}, "R4": {"b_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 1}}),
     );
     assert!(s.can("R1-R5"));
+}
+
+#[test]
+fn pkq12_alternative_blocking_no_pawn_passes_over_an_occupied_square() {
+    assert_delta_for(BLOCKING, "PK-Q12");
+    // The default's position: R1-R5 passes B, A, B; R3-R7 passes B and the safe R5.
+    let sites = json!({"R1": {"a_pawn": 1}, "R2": {"b_pawn": 1}, "R3": {"a_pawn": 1}, "R4": {"b_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 1}});
+    assert_eq!(
+        at(PK, "a", "four", sites.clone()).moves(),
+        ["R1-R5", "R3-R7"]
+    );
+    assert_eq!(at(BLOCKING, "a", "four", sites).moves(), ["pass"]);
+    // A pawn on a safe square blocks as well; it may still be joined there.
+    let sites = json!({"R3": {"a_pawn": 1}, "R20": {"a_pawn": 1}, "R5": {"b_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 2}});
+    assert_eq!(
+        at(PK, "a", "three", sites.clone()).moves(),
+        ["R20-R23", "R3-R6"]
+    );
+    assert_eq!(
+        at(BLOCKING, "a", "three", sites.clone()).moves(),
+        ["R20-R23"],
+        "R3-R6 would pass B's pawn on the safe R5"
+    );
+    let mut s = at(BLOCKING, "a", "two", sites);
+    assert_eq!(s.moves(), ["R20-R22", "R3-R5"]);
+    s.play("R3-R5");
+    assert_eq!((s.count("R5", "a_pawn"), s.count("R5", "b_pawn")), (1, 1));
+    // A waiting pawn passes over the bar squares before the one it enters on: the team's own pawn on T1
+    // blocks WA-T2.
+    let sites =
+        json!({"WA": {"a_pawn": 1}, "T1": {"a_pawn": 1}, "R7": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(
+        at(PK, "a", "three", sites.clone()).moves(),
+        ["R7-R10", "T1-T4", "WA-T2"]
+    );
+    assert_eq!(
+        at(BLOCKING, "a", "three", sites).moves(),
+        ["R7-R10", "T1-T4"]
+    );
+    // Team B's bokka from R3 (its position 48) to B4 would pass its own pawns on R0 and C2.
+    let sites =
+        json!({"R0": {"b_pawn": 1}, "R3": {"b_pawn": 1}, "C2": {"b_pawn": 1}, "HA": {"a_pawn": 3}});
+    assert_eq!(
+        at(PK, "b", "bokka", sites.clone()).moves(),
+        ["R0-R28", "R3-B4"]
+    );
+    assert_eq!(at(BLOCKING, "b", "bokka", sites).moves(), ["R0-R28"]);
+    // A pawn after its lap, on R0, is blocked on its way to the centre by B's pawn on C1.
+    let sites = json!({"R0": {"a_lapped": 1}, "C1": {"b_pawn": 1}, "R20": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 2}});
+    assert_eq!(
+        at(PK, "a", "three", sites.clone()).moves(),
+        ["R0-C3", "R20-R23"]
+    );
+    assert_eq!(at(BLOCKING, "a", "three", sites).moves(), ["R20-R23"]);
+}
+
+#[test]
+fn pkq12_alternative_blocking_each_part_of_a_pancha_passes_only_empty_squares() {
+    // B's pawn on R2 stops R1 for any part but a capture of 1; B's pawn on R6 stops R3 beyond it. With
+    // no passing, every sharing that uses all five points needs the activation.
+    let sites = json!({"R1": {"a_pawn": 1}, "R2": {"b_pawn": 1}, "R3": {"a_pawn": 1}, "R6": {"b_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 1}});
+    let default = at(PK, "a", "pancha", sites.clone()).moves();
+    assert_eq!(default.len(), 19);
+    for m in ["pancha 0 5 R1", "pancha 0 2 R3 3 R1", "pancha 1 4 R3"] {
+        assert!(default.contains(&m.to_string()), "{m}: {default:?}");
+    }
+    let mut s = at(BLOCKING, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 1 1 R1 3 WA",
+            "pancha 1 1 R3 1 R1 2 WA",
+            "pancha 1 1 R3 3 WA",
+            "pancha 1 2 R3 1 R1 1 WA",
+            "pancha 1 2 R3 2 WA",
+            "pancha 1 3 R3 1 R1",
+            "pancha 1 3 R3 1 WA",
+            "pancha 1 4 WA"
+        ]
+    );
+    s.play("pancha 1 3 R3 1 R1");
+    assert_eq!((s.count("R6", "a_pawn"), s.count("R2", "a_pawn")), (1, 1));
+    assert_eq!(s.count("HB", "b_pawn"), 3, "both parts capture");
+    // The parts are applied in turn: once R2 has moved on, R1 may pass the square it left, not the one
+    // it went to.
+    let sites =
+        json!({"R1": {"a_pawn": 1}, "R2": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(
+        at(PK, "a", "pancha", sites.clone()).moves(),
+        [
+            "pancha 0 1 R2 4 R1",
+            "pancha 0 3 R2 2 R1",
+            "pancha 0 4 R2 1 R1",
+            "pancha 0 5 R1",
+            "pancha 0 5 R2"
+        ]
+    );
+    assert_eq!(
+        at(BLOCKING, "a", "pancha", sites).moves(),
+        ["pancha 0 3 R2 2 R1", "pancha 0 4 R2 1 R1", "pancha 0 5 R2"]
+    );
+}
+
+#[test]
+fn pkq12_alternative_blocking_r0_met_twice_may_need_the_pawn_behind_to_move_first() {
+    // R39 (position 50) passes R0 at the end of its lap, where a pawn of the team stands before its lap
+    // (position 11): that pawn must move first, so the part of R39 comes after its part, once.
+    let sites = json!({"R0": {"a_pawn": 1}, "R39": {"a_pawn": 1}, "R20": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let default = at(PK, "a", "pancha", sites.clone()).moves();
+    assert_eq!(default.len(), 21);
+    assert!(default.contains(&"pancha 0 3 R39 2 R0".to_string()));
+    assert!(!default.contains(&"pancha 0 2 R0 3 R39".to_string()));
+    let mut s = at(BLOCKING, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 1 R0 4 R39",
+            "pancha 0 1 R20 1 R0 3 R39",
+            "pancha 0 1 R20 2 R0 2 R39",
+            "pancha 0 1 R20 4 R0",
+            "pancha 0 1 R39 1 R20 3 R0",
+            "pancha 0 1 R39 2 R20 2 R0",
+            "pancha 0 1 R39 3 R20 1 R0",
+            "pancha 0 1 R39 4 R0",
+            "pancha 0 1 R39 4 R20",
+            "pancha 0 2 R0 3 R39",
+            "pancha 0 2 R20 1 R0 2 R39",
+            "pancha 0 2 R20 3 R0",
+            "pancha 0 3 R0 2 R39",
+            "pancha 0 3 R20 2 R0",
+            "pancha 0 4 R20 1 R0",
+            "pancha 0 5 R0",
+            "pancha 0 5 R20"
+        ],
+        "R20's part comes first when it does not need R39 out of its way"
+    );
+    s.play("pancha 0 2 R0 3 R39");
+    assert_eq!((s.count("R2", "a_pawn"), s.count("C2", "a_pawn")), (1, 1));
+    assert_eq!(s.count("R0", "a_pawn") + s.count("R0", "a_lapped"), 0);
+    // And a pawn ending its lap on R0 would block a pawn of the stem that passes R0 behind it: S4-R3
+    // comes first.
+    let sites = json!({"S4": {"a_pawn": 1}, "R39": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(
+        at(PK, "a", "pancha", sites.clone()).moves(),
+        [
+            "pancha 0 1 R39 4 S4",
+            "pancha 0 2 R39 3 S4",
+            "pancha 0 3 R39 2 S4",
+            "pancha 0 4 R39 1 S4",
+            "pancha 0 5 R39",
+            "pancha 0 5 S4"
+        ]
+    );
+    let mut s = at(BLOCKING, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 2 R39 3 S4",
+            "pancha 0 3 R39 2 S4",
+            "pancha 0 4 R39 1 S4",
+            "pancha 0 4 S4 1 R39",
+            "pancha 0 5 R39",
+            "pancha 0 5 S4"
+        ]
+    );
+    s.play("pancha 0 4 S4 1 R39");
+    assert_eq!((s.count("R3", "a_pawn"), s.count("R0", "a_lapped")), (1, 1));
+}
+
+#[test]
+fn pkq13_alternative_a_safe_square_holds_one_pawn_of_each_team() {
+    assert_delta_for(SAFE_ONE, "PK-Q13");
+    let sites = json!({"T3": {"a_pawn": 1}, "T5": {"a_pawn": 1, "b_pawn": 1}, "R3": {"a_pawn": 1}, "R5": {"b_pawn": 1}, "S3": {"b_pawn": 1}});
+    assert_eq!(
+        at(PK, "a", "two", sites.clone()).moves(),
+        ["R3-R5", "T3-T5", "T5-S2"]
+    );
+    let mut s = at(SAFE_ONE, "a", "two", sites);
+    assert_eq!(
+        s.moves(),
+        ["R3-R5", "T5-S2"],
+        "T5 already holds a pawn of team A"
+    );
+    s.play("R3-R5");
+    assert_eq!(
+        (s.count("R5", "a_pawn"), s.count("R5", "b_pawn")),
+        (1, 1),
+        "a pawn of each team"
+    );
+    // R0 before the lap and after it is one square: one pawn of a team there.
+    let sites = json!({"R0": {"a_pawn": 1}, "R38": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(
+        at(PK, "a", "two", sites.clone()).moves(),
+        ["R0-R2", "R38-R0"]
+    );
+    assert_eq!(at(SAFE_ONE, "a", "two", sites).moves(), ["R0-R2"]);
+    // The throne still takes any number.
+    let mut s = at(
+        SAFE_ONE,
+        "a",
+        "onduwa",
+        json!({"A4": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "R7": {"a_pawn": 1}, "HB": {"b_pawn": 3}}),
+    );
+    s.play("A4-GY");
+    assert_eq!(s.count("GY", "a_pawn"), 2);
+}
+
+#[test]
+fn pkq13_alternative_a_pancha_part_may_end_on_a_safe_square_only_once_the_teams_pawn_has_left() {
+    let sites =
+        json!({"T3": {"a_pawn": 1}, "T5": {"a_pawn": 1}, "R3": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let default = at(PK, "a", "pancha", sites.clone()).moves();
+    assert_eq!(default.len(), 20);
+    let safe_one = at(SAFE_ONE, "a", "pancha", sites.clone()).moves();
+    let gone: Vec<&String> = default.iter().filter(|m| !safe_one.contains(m)).collect();
+    assert_eq!(
+        gone,
+        ["pancha 0 3 R3 2 T3"],
+        "T3 + 2 would join the pawn on T5"
+    );
+    assert!(safe_one.iter().all(|m| default.contains(m)), "{safe_one:?}");
+    let mut s = at(SAFE_ONE, "a", "pancha", sites);
+    s.play("pancha 0 3 T5 2 T3");
+    assert_eq!((s.count("T5", "a_pawn"), s.count("S3", "a_pawn")), (1, 1));
+    // On R0 the pawn before its lap must leave before R39 ends its lap there.
+    let sites = json!({"R0": {"a_pawn": 1}, "R39": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(
+        at(PK, "a", "pancha", sites.clone()).moves(),
+        [
+            "pancha 0 1 R39 4 R0",
+            "pancha 0 2 R39 3 R0",
+            "pancha 0 3 R39 2 R0",
+            "pancha 0 4 R39 1 R0",
+            "pancha 0 5 R0",
+            "pancha 0 5 R39"
+        ]
+    );
+    let mut s = at(SAFE_ONE, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 2 R39 3 R0",
+            "pancha 0 3 R39 2 R0",
+            "pancha 0 4 R0 1 R39",
+            "pancha 0 4 R39 1 R0",
+            "pancha 0 5 R0",
+            "pancha 0 5 R39"
+        ]
+    );
+    s.play("pancha 0 4 R0 1 R39");
+    assert_eq!(
+        (
+            s.count("R4", "a_pawn"),
+            s.count("R0", "a_lapped"),
+            s.count("R0", "a_pawn")
+        ),
+        (1, 1, 0)
+    );
+    // A pawn after its lap may not join the team's pawn on the centre, C5.
+    let sites = json!({"R0": {"a_lapped": 1}, "C5": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let default = at(PK, "a", "pancha", sites.clone()).moves();
+    assert!(default.contains(&"pancha 0 5 1 R0".to_string()));
+    let safe_one = at(SAFE_ONE, "a", "pancha", sites).moves();
+    assert_eq!(
+        default
+            .iter()
+            .filter(|m| !safe_one.contains(m))
+            .collect::<Vec<_>>(),
+        ["pancha 0 5 1 R0"]
+    );
+    assert!(safe_one.contains(&"pancha 0 1 0 C5 4 1 R0".to_string()));
+    // Nor may a pawn before its lap join, on R0, a pawn of the team after its lap.
+    let sites = json!({"R0": {"a_lapped": 1}, "S4": {"a_pawn": 1}, "R20": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let default = at(PK, "a", "pancha", sites.clone()).moves();
+    assert_eq!(default.len(), 21);
+    let safe_one = at(SAFE_ONE, "a", "pancha", sites).moves();
+    assert_eq!(
+        default
+            .iter()
+            .filter(|m| !safe_one.contains(m))
+            .collect::<Vec<_>>(),
+        ["pancha 0 4 0 R20 1 0 S4"]
+    );
+    assert!(safe_one.contains(&"pancha 0 4 1 R0 1 S4".to_string()));
+}
+
+#[test]
+fn pkq14_alternative_an_overshoot_bounces_back_from_the_throne_by_the_excess() {
+    assert_delta_for(BOUNCE, "PK-Q14");
+    // A4 is position 60: the throne is one step on; the rest of the count goes back down the route.
+    let sites =
+        json!({"A4": {"a_pawn": 1}, "R3": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    for (throw, default, bounce) in [
+        ("onduwa", vec!["A4-GY", "R3-R4"], vec!["A4-GY", "R3-R4"]),
+        ("two", vec!["R3-R5"], vec!["A4-A4", "R3-R5"]),
+        ("three", vec!["R3-R6"], vec!["A4-A3", "R3-R6"]),
+        ("four", vec!["R3-R7"], vec!["A4-A2", "R3-R7"]),
+        ("bokka", vec!["R3-R15"], vec!["A4-R39", "R3-R15"]),
+    ] {
+        assert_eq!(
+            at(PK, "a", throw, sites.clone()).moves(),
+            default,
+            "{throw}"
+        );
+        assert_eq!(
+            at(BOUNCE, "a", throw, sites.clone()).moves(),
+            bounce,
+            "{throw}"
+        );
+    }
+    let mut s = at(BOUNCE, "a", "four", sites.clone());
+    s.play("A4-A2");
+    assert_eq!((s.count("A2", "a_pawn"), s.count("A4", "a_pawn")), (1, 0));
+    assert_eq!(
+        (s.count("GY", "a_pawn"), s.winner()),
+        (1, "none".to_string()),
+        "touching the throne does not crown"
+    );
+    assert_eq!(s.to_move(), "b");
+    // Back to the very square it left: the throw is used.
+    let mut s = at(BOUNCE, "a", "two", sites);
+    s.play("A4-A4");
+    assert_eq!((s.count("A4", "a_pawn"), s.to_move()), (1, "b"));
+    // The default's own position: C3 (54) + 12 goes back to C5 (56).
+    let sites =
+        json!({"C3": {"a_pawn": 1}, "R3": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(at(PK, "a", "bokka", sites.clone()).moves(), ["R3-R15"]);
+    assert_eq!(at(BOUNCE, "a", "bokka", sites).moves(), ["C3-C5", "R3-R15"]);
+}
+
+#[test]
+fn pkq14_alternative_a_bokka_may_bounce_back_onto_the_perimeter_and_r0() {
+    // A3 (59) + 12 comes back to R0 as a pawn after its lap; A4 (60) + 12 would end on B's pawn on R39,
+    // a plain square, which only a pancha may take.
+    let sites = json!({"A3": {"a_pawn": 1}, "A4": {"a_pawn": 1}, "R39": {"b_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 2}});
+    assert_eq!(at(PK, "a", "bokka", sites.clone()).moves(), ["pass"]);
+    let mut s = at(BOUNCE, "a", "bokka", sites);
+    assert_eq!(s.moves(), ["A3-R0"]);
+    s.play("A3-R0");
+    assert_eq!((s.count("R0", "a_lapped"), s.count("R0", "a_pawn")), (1, 0));
+    assert_eq!(s.to_move(), "a", "a bokka throws again");
+    s.throw("three");
+    assert_eq!(s.moves(), ["A4-A3", "R0-C3"]);
+    s.play("R0-C3");
+    assert_eq!(s.count("C3", "a_pawn"), 1);
+    // A pawn after its lap bounces too: team B's lapped pawn on R0 (51) + 12 comes back to B3 (59).
+    let sites = json!({"R0": {"b_lapped": 1}, "B1": {"b_pawn": 1}, "GY": {"b_pawn": 1}, "HA": {"a_pawn": 3}});
+    assert_eq!(at(PK, "b", "bokka", sites.clone()).moves(), ["pass"]);
+    let mut s = at(BOUNCE, "b", "bokka", sites);
+    assert_eq!(s.moves(), ["B1-C2", "R0-B3"]);
+    s.play("R0-B3");
+    assert_eq!((s.count("B3", "b_pawn"), s.count("R0", "b_lapped")), (1, 0));
+}
+
+#[test]
+fn pkq14_alternative_a_pancha_part_may_bounce_onto_the_square_a_pawn_behind_has_left() {
+    let sites =
+        json!({"A4": {"a_pawn": 1}, "A2": {"a_pawn": 1}, "GY": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    assert_eq!(
+        at(PK, "a", "pancha", sites.clone()).moves(),
+        ["pancha 0 1 A4 3 A2 0"]
+    );
+    let mut s = at(BOUNCE, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 1 A2 4 A4",
+            "pancha 0 1 A4 4 A2",
+            "pancha 0 2 A4 3 A2",
+            "pancha 0 3 A4 2 A2",
+            "pancha 0 5 A2",
+            "pancha 0 5 A4"
+        ],
+        "A2 moves first when A4 comes back onto A2"
+    );
+    s.play("pancha 0 1 A2 4 A4");
+    assert_eq!(
+        (
+            s.count("A2", "a_pawn"),
+            s.count("A3", "a_pawn"),
+            s.count("A4", "a_pawn")
+        ),
+        (1, 1, 0)
+    );
 }
 
 #[test]
