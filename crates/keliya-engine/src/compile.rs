@@ -157,15 +157,15 @@ fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
 }
 
 /// Calls `make` with the function of `op` as a plain function pointer, one per operator, so that each
-/// closure calls a known function.
+/// closure calls a known function (`binary` with a constant operator, which the compiler specialises).
 fn per_op_fn(op: BinOp, make: impl Fn(fn(Value, Value) -> Value) -> F) -> F {
     match op {
-        BinOp::Eq => make(|x, y| Value::Bool(x == y)),
-        BinOp::Ne => make(|x, y| Value::Bool(x != y)),
-        BinOp::Le => make(|x, y| Value::Bool(x.int() <= y.int())),
-        BinOp::Ge => make(|x, y| Value::Bool(x.int() >= y.int())),
-        BinOp::Lt => make(|x, y| Value::Bool(x.int() < y.int())),
-        BinOp::Gt => make(|x, y| Value::Bool(x.int() > y.int())),
+        BinOp::Eq => make(|x, y| binary(BinOp::Eq, x, y)),
+        BinOp::Ne => make(|x, y| binary(BinOp::Ne, x, y)),
+        BinOp::Le => make(|x, y| binary(BinOp::Le, x, y)),
+        BinOp::Ge => make(|x, y| binary(BinOp::Ge, x, y)),
+        BinOp::Lt => make(|x, y| binary(BinOp::Lt, x, y)),
+        BinOp::Gt => make(|x, y| binary(BinOp::Gt, x, y)),
         BinOp::Add => make(|x, y| binary(BinOp::Add, x, y)),
         BinOp::Sub => make(|x, y| binary(BinOp::Sub, x, y)),
         BinOp::Mul => make(|x, y| binary(BinOp::Mul, x, y)),

@@ -37,14 +37,15 @@ impl Run<'_> {
     #[inline(never)]
     fn eval_node(&self, st: &State, e: &Expr) -> Eval {
         Ok(match e {
-            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } => self.eval(st, e)?,
+            Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } | Expr::Compiled(_) => {
+                self.eval(st, e)?
+            }
             Expr::EmptyAt(slot) => self.empty_at(st, *slot),
             Expr::HasAt(slot, piece) => self.has_at(st, *slot, *piece),
             Expr::CountAt(slot, piece) => self.count_at(st, *slot, *piece),
             Expr::AlongAt(track, slot, n) => self.along_at(*track, *slot, *n),
             Expr::VarOf { var, player } => self.var_of(st, *var, self.eval(st, player)?),
             Expr::Ambient(a) => self.ambient(st, *a)?,
-            Expr::Compiled(c) => c.eval(self, st)?,
             Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
             Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
             // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
@@ -233,6 +234,7 @@ fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
     })
 }
 
+#[inline]
 pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Value {
     let (i, j) = (x.int(), y.int());
     match op {

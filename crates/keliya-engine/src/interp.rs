@@ -246,9 +246,7 @@ impl Game {
             return Err(illegal("a throw is due before the next move".into()));
         }
         if mv.is_pass() {
-            if !self.search(st, false, false, 1)?.is_empty()
-                || !self.search(st, true, false, 1)?.is_empty()
-            {
+            if self.has_ordinary_move(st)? || !self.search(st, true, false, 1)?.is_empty() {
                 return Err(illegal(
                     "a player may pass only when no other move is legal".into(),
                 ));
