@@ -802,3 +802,132 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
         assert!(compiled > 100, "{name}: {compiled} positions compared");
     }
 }
+
+const PAUSED: &str = r#"
+title: Moves finished when played
+family: race
+players: {south: {}, north: {}}
+pieces: {pawn: {}, mark: {}}
+board:
+  generate: [{track: {prefix: t, squares: 5}}]
+setup: {t1: {pawn: 1}, t2: {pawn: 1}}
+vars:
+  sum: {initial: 0}
+rules:
+  step:
+    do: |
+      choose from in sites_with(pawn) {
+        let n = 1
+        if count(from, pawn) > 0 {
+          choose to in sites() where empty(to) {
+            move(pawn, from, to)
+            n += 1
+          }
+          sum += n
+        }
+        place(mark, from)
+      }
+    notation: "{from}-{to}"
+  spoil:
+    player: north
+    do: |
+      choose at in sites() where empty(at) {
+        remove(pawn, at)
+      }
+    notation: "spoil {at}"
+  ranked:
+    when: ply < 0
+    do: |
+      choose a in sites_with(pawn) {
+        choose b in neighbours(a) {
+          prefer(1)
+        }
+      }
+  looped:
+    when: ply < 0
+    do: |
+      let left = 2
+      while left > 0 {
+        choose step in range(1, left) {
+          left -= step
+        }
+      }
+caps: {max_turns: 3}
+"#;
+
+/// Whether each choice point of `stmts`, in order, is marked `last`.
+fn last_marks(stmts: &[keliya_engine::Stmt], out: &mut Vec<bool>) {
+    use keliya_engine::Stmt;
+    for s in stmts {
+        match s {
+            Stmt::Choose { body, last, .. } => {
+                out.push(*last);
+                last_marks(body, out);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => last_marks(body, out),
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                last_marks(then, out);
+                last_marks(otherwise, out);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
+    let path = ruleset("paused", PAUSED);
+    let s = Scenario::new(&path);
+    let game = s.game();
+    let marks = |rule: &str| {
+        let r = game.rules.iter().find(|r| r.name == rule).unwrap();
+        let mut out = Vec::new();
+        last_marks(&r.body, &mut out);
+        out
+    };
+    // Only a choice with no choice point and no `prefer` after it, in its body or after it, is last: not
+    // one inside a loop (its later passes choose again), not one followed by `prefer`.
+    assert_eq!(marks("step"), [false, true]);
+    assert_eq!(marks("spoil"), [true]);
+    assert_eq!(marks("ranked"), [false, false]);
+    assert_eq!(marks("looped"), [false]);
+
+    // South: every successor, finished from where its rule paused (the `to` choice, inside an `if`, with
+    // `n` set before it and statements after it at both levels), makes the position `apply` makes.
+    let st = game.initial_state();
+    let moves = game.legal_moves(&st).unwrap();
+    let successors = game.successors(&st).unwrap();
+    assert_eq!(moves.len(), 6, "two pawns, three empty points each");
+    assert_eq!(successors.len(), moves.len());
+    for (mv, found) in moves.iter().zip(successors) {
+        assert_eq!(&found.mv, mv, "same moves in the same order");
+        let after = game.apply(&st, mv).unwrap();
+        assert_eq!(game.apply_successor(&st, found).unwrap(), after);
+        assert_eq!(
+            after.vars[0], 2,
+            "n was 1 when the rule paused, 2 after the move"
+        );
+        let marks_placed: u16 = (0..game.board.len() as u16)
+            .map(|site| after.count(game, site, 1))
+            .sum();
+        assert_eq!(marks_placed, 1, "the statement after the `if` ran");
+    }
+
+    // North: each `spoil` move fails in its effect. `legal_moves` runs every rule to its end and reports
+    // the failure with the rule's name; successors are found without running the effect, which fails
+    // when the move is played.
+    let mut s = Scenario::new(&path);
+    s.play("t1-t3");
+    let err = s.game().legal_moves(&s.state).unwrap_err();
+    assert!(err.to_string().contains("no pawn on"), "{err}");
+    assert!(err.to_string().contains("spoil"), "{err}");
+    let successors = s.game().successors(&s.state).unwrap();
+    let spoil = successors
+        .into_iter()
+        .find(|f| s.game().notation(&f.mv).starts_with("spoil"))
+        .expect("spoil moves are found");
+    let err = s.game().apply_successor(&s.state, spoil).unwrap_err();
+    assert!(err.to_string().contains("no pawn on"), "{err}");
+}

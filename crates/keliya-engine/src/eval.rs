@@ -275,6 +275,7 @@ impl Game {
                 self.prepare(w);
             }
             self.fold_block(body);
+            mark_last_choices(body, true);
         }
         self.prefers = rules.iter().any(|r| uses_prefer(&r.body));
         self.rules = rules;
@@ -490,6 +491,48 @@ impl Game {
             *e = f;
         }
     }
+}
+
+/// Marks the choice points after which nothing can change which moves a rule gives (`Stmt::Choose::last`):
+/// no further choice point and no `prefer(n)`, in the choice's body or in anything that may run after it.
+/// `then_settled` says so of what follows the block (the end of the rule, or the rest of an enclosing block;
+/// for a loop body, also the loop's later passes).
+fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
+    let mut settled = then_settled;
+    for s in stmts.iter_mut().rev() {
+        let after = settled;
+        settled = settled && !forks_or_ranks(std::slice::from_ref(s));
+        match s {
+            Stmt::Choose { body, last, .. } => {
+                *last = after && !forks_or_ranks(body);
+                mark_last_choices(body, after);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                let passes_settled = after && !forks_or_ranks(body);
+                mark_last_choices(body, passes_settled);
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                mark_last_choices(then, after);
+                mark_last_choices(otherwise, after);
+            }
+            Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+        }
+    }
+}
+
+/// Whether a block has a choice point or a `prefer(n)` anywhere: something that decides which moves exist.
+fn forks_or_ranks(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Choose { .. } => true,
+        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
+        Stmt::For { body, .. } | Stmt::While { body, .. } => forks_or_ranks(body),
+        Stmt::If {
+            then, otherwise, ..
+        } => forks_or_ranks(then) || forks_or_ranks(otherwise),
+        Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
+    })
 }
 
 /// Whether a block has a `prefer(n)` effect anywhere.

@@ -8,7 +8,7 @@
 //! Loops without a choice point inside run as plain loops; the Rust stack grows only with the choice points
 //! of the path being explored.
 
-use crate::interp::{Choice, EngineError, Move, Successor};
+use crate::interp::{Choice, EngineError, Made, Move, Successor};
 use crate::ir::*;
 use crate::run::{Run, Scratch};
 use crate::state::Outcome;
@@ -187,8 +187,15 @@ impl<'g, 's> Explorer<'g, 's> {
                     filter,
                     body,
                     at,
+                    last,
                 } => {
                     let start = self.options.len();
+                    if *last && self.mode == Mode::Search && self.can_pause(run, st) {
+                        run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                        self.paused_leaves(run, *id, start);
+                        self.options.truncate(start);
+                        return Ok(Flow::Forked);
+                    }
                     if self.mode == Mode::Replay {
                         let Some(&choice) = self.given.get(self.path.len()) else {
                             return Err(
@@ -423,12 +430,130 @@ impl<'g, 's> Explorer<'g, 's> {
             },
             preference: run.preference,
             decided,
-            changes: if self.keep_changes {
-                Some(st.changes_since(self.start))
+            made: if self.keep_changes {
+                Made::Written(st.changes_since(self.start))
             } else {
-                None
+                Made::NotKept
             },
         });
         Ok(())
     }
+
+    /// Whether the run may stop at a `last` choice point, its moves to be finished only when played: only
+    /// when finding successors (`legal_moves` runs every rule to its end, so that an effect that fails is
+    /// reported with the moves), and only when the run is all there is to keep (the rule has changed
+    /// nothing yet and recorded no configuration).
+    fn can_pause(&self, run: &Run<'g>, st: &Scratch) -> bool {
+        self.keep_changes && st.mark() == self.start && run.seen.borrow().is_empty()
+    }
+
+    /// Records one move per option of a `last` choice point listed from `start` on. Nothing after the
+    /// choice decides which moves exist, so the rule stops here; the run as it is (locals, steps, what it
+    /// has decided) is kept with each move to go on from when the move is played ([`Explorer::unpause`]).
+    fn paused_leaves(&mut self, run: &Run<'g>, point: u16, start: usize) {
+        let decided = Decided {
+            again: run.again,
+            captured: run.captured,
+            result: run.result,
+            next_mover: run.next_mover,
+        };
+        for k in start..self.options.len() {
+            if self.full() {
+                break;
+            }
+            let mut choices = SmallVec::from_slice(&self.path);
+            choices.push(Choice {
+                point,
+                values: self.options[k],
+            });
+            self.leaves.push(Successor {
+                mv: Move {
+                    rule: self.rule,
+                    choices,
+                },
+                preference: run.preference,
+                decided,
+                made: Made::Paused {
+                    locals: SmallVec::from_slice(&run.locals),
+                    steps: run.steps,
+                },
+            });
+        }
+    }
+
+    /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the move's
+    /// option is bound, and the rule goes on from the choice's body to its end. `st` is left as the move
+    /// leaves it; the result says what the move decided.
+    pub(crate) fn unpause(
+        &mut self,
+        st: &mut Scratch,
+        found: &Successor,
+        locals: &[Value],
+        steps: u32,
+    ) -> Result<Decided, Box<EngineError>> {
+        let mv = &found.mv;
+        let game = self.game;
+        let mismatch = || {
+            Box::new(EngineError {
+                rule: game.rule_name(mv.rule).to_string(),
+                at: 0,
+                message: "the move's choices do not match the rule".into(),
+            })
+        };
+        let (Some(rule), Some(choice)) = (game.rules.get(mv.rule as usize), mv.choices.last())
+        else {
+            return Err(mismatch());
+        };
+        let mut after: SmallVec<[&'g [Stmt]; 4]> = SmallVec::new();
+        let Some(Stmt::Choose { slots, body, .. }) = locate(&rule.body, choice.point, &mut after)
+        else {
+            return Err(mismatch());
+        };
+        if locals.len() != rule.locals {
+            return Err(mismatch());
+        }
+        let mut run = Run::resumed(game, mv.rule, locals, steps);
+        run.again = found.decided.again;
+        run.captured = found.decided.captured;
+        run.result = found.decided.result;
+        run.next_mover = found.decided.next_mover;
+        run.preference = found.preference;
+        run.bind(slots, choice.values);
+        // Nothing after a `last` choice forks, so each block runs to its end (or to a decided game).
+        self.rule = mv.rule;
+        self.block(&mut run, st, body, &Next::End)?;
+        for stmts in after {
+            self.block(&mut run, st, stmts, &Next::End)?;
+        }
+        Ok(Decided {
+            again: run.again,
+            captured: run.captured,
+            result: run.result,
+            next_mover: run.next_mover,
+        })
+    }
+}
+
+/// The choice point `point` in `stmts` (inside choice bodies and `if` branches, where a `last` choice can
+/// be), with what follows it in each enclosing block, innermost first, pushed to `after`.
+fn locate<'g>(
+    stmts: &'g [Stmt],
+    point: u16,
+    after: &mut SmallVec<[&'g [Stmt]; 4]>,
+) -> Option<&'g Stmt> {
+    for (i, s) in stmts.iter().enumerate() {
+        let found = match s {
+            Stmt::Choose { id, .. } if *id == point => Some(s),
+            Stmt::Choose { body, .. } => locate(body, point, after),
+            Stmt::If {
+                then, otherwise, ..
+            } => locate(then, point, after).or_else(|| locate(otherwise, point, after)),
+            _ => None,
+        };
+        if found.is_some() {
+            after.push(&stmts[i + 1..]);
+            return found;
+        }
+    }
+    None
 }

@@ -69,8 +69,22 @@ pub struct Successor {
     /// Set by `prefer(n)`; only the moves of the highest preference are legal.
     pub(crate) preference: i64,
     pub(crate) decided: Decided,
-    /// The values the move's effects wrote; kept only when asked for (`successors`, not `legal_moves`).
-    pub(crate) changes: Option<Changes>,
+    pub(crate) made: Made,
+}
+
+/// How [`Game::apply_successor`] makes the position a found move leads to.
+pub(crate) enum Made {
+    /// Not kept (`legal_moves`): the move can only be played with [`Game::apply`].
+    NotKept,
+    /// The values the move's effects wrote, to write again on a copy of the position.
+    Written(Changes),
+    /// The rule stopped at the move's last choice (nothing after it decides which moves exist, see
+    /// `Stmt::Choose::last`) with these locals and loop steps; it goes on from there when the move is
+    /// played.
+    Paused {
+        locals: SmallVec<[Value; 6]>,
+        steps: u32,
+    },
 }
 
 impl Game {
@@ -153,7 +167,7 @@ impl Game {
                 mv: Move::pass(),
                 preference: 0,
                 decided: Decided::default(),
-                changes: Some(Changes::new()),
+                made: Made::Written(Changes::new()),
             });
         }
         Ok(found)
@@ -162,14 +176,42 @@ impl Game {
     /// The position after a move that [`Game::successors`] found in `st`: the same as `apply(st, &s.mv)`.
     pub fn apply_successor(&self, st: &State, s: Successor) -> Result<State, EngineError> {
         let pass = s.mv.is_pass();
-        let mut next = st.clone();
-        match &s.changes {
-            Some(changes) if replay(&mut next, changes) => self.finish(next, s.decided, pass),
-            _ => Err(EngineError {
-                rule: self.rule_name(s.mv.rule).to_string(),
+        let not_found = || EngineError {
+            rule: self.rule_name(s.mv.rule).to_string(),
+            at: 0,
+            message: "this move was not found in this position by `successors` (use `apply`)"
+                .into(),
+        };
+        match &s.made {
+            Made::Written(changes) => {
+                let mut next = st.clone();
+                if !replay(&mut next, changes) {
+                    return Err(not_found());
+                }
+                self.finish(next, s.decided, pass)
+            }
+            Made::Paused { locals, steps } => {
+                let mut explorer = Explorer::new(self, Mode::Replay, false);
+                let mut scratch = Scratch::new(st);
+                let decided = explorer.unpause(&mut scratch, &s, locals, *steps)?;
+                self.finish(scratch.into_state(), decided, false)
+            }
+            Made::NotKept => Err(not_found()),
+        }
+    }
+
+    /// Runs `mv`'s rule along its choices, each checked to be an option where it is made: the position
+    /// the rule leaves and what it decided, before the turn's bookkeeping.
+    fn run_along(&self, st: &State, mv: &Move) -> Result<(State, Decided), EngineError> {
+        let mut explorer = Explorer::new(self, Mode::Replay, false);
+        let mut scratch = Scratch::new(st);
+        explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
+        match explorer.leaves.pop() {
+            Some(leaf) => Ok((scratch.into_state(), leaf.decided)),
+            None => Err(EngineError {
+                rule: self.rule_name(mv.rule).to_string(),
                 at: 0,
-                message: "this move was not found in this position by `successors` (use `apply`)"
-                    .into(),
+                message: "the move's choices do not match the rule".into(),
             }),
         }
     }
@@ -177,7 +219,14 @@ impl Game {
     /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
     /// those, the ones `prefer(n)` ranks highest.
     fn real_moves(&self, st: &State, keep_changes: bool) -> Result<Vec<Successor>, EngineError> {
-        let mut found = match st.found.take(self, st) {
+        // The moves kept by `stuck` were found as successors: `legal_moves` runs every rule to its end
+        // instead (see `Explorer::can_pause`).
+        let kept = if keep_changes {
+            st.found.take(self, st)
+        } else {
+            None
+        };
+        let mut found = match kept {
             Some(found) => found,
             None => self.search(st, false, keep_changes, usize::MAX)?,
         };
@@ -264,12 +313,7 @@ impl Game {
         {
             return Err(illegal("the rule's condition does not hold".into()));
         }
-        let mut explorer = Explorer::new(self, Mode::Replay, false);
-        let mut scratch = Scratch::new(st);
-        explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
-        let Some(leaf) = explorer.leaves.pop() else {
-            return Err(illegal("the move's choices do not match the rule".into()));
-        };
+        let (next, decided) = self.run_along(st, mv)?;
         // A move its rule allows may still be outranked by another's `prefer(n)`, and a fallback rule
         // is used only when no ordinary rule gives a move: both need the other moves to tell.
         if (self.prefers || rule.fallback) && !self.legal_moves(st)?.contains(mv) {
@@ -279,7 +323,7 @@ impl Game {
                     .into(),
             ));
         }
-        self.finish(scratch.into_state(), leaf.decided, false)
+        self.finish(next, decided, false)
     }
 
     /// The turn's bookkeeping after a move: the throw is spent, the game may be decided, the next player

@@ -162,6 +162,14 @@ impl<'a> Run<'a> {
         Run::with_locals(game, rule, 0)
     }
 
+    /// A run of `rule` going on from where a search paused it (see `Explorer::unpause`).
+    pub(crate) fn resumed(game: &'a Game, rule: u16, locals: &[Value], steps: u32) -> Self {
+        let mut run = Run::with_locals(game, rule, 0);
+        run.locals = SmallVec::from_slice(locals);
+        run.steps = steps;
+        run
+    }
+
     fn with_locals(game: &'a Game, rule: u16, locals: usize) -> Self {
         Run {
             game,

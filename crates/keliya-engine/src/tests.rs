@@ -49,8 +49,10 @@ fn three_in_a_row() -> Game {
                 at: 0,
             }],
             at: 0,
+            last: false,
         }],
         at: 0,
+        last: false,
     }];
     let mut setup = vec![0; 3];
     setup[0] = 1;

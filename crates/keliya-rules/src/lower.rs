@@ -1516,6 +1516,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         filter,
                         body,
                         at,
+                        last: false,
                     }
                 } else {
                     eng::Stmt::For {
