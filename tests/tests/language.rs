@@ -835,6 +835,19 @@ rules:
         remove(pawn, at)
       }
     notation: "spoil {at}"
+  hop:
+    player: north
+    do: |
+      choose from in sites_with(pawn) {
+        if count(from, pawn) > 0 {
+          choose to in neighbours(from) where empty(to) {
+            move(pawn, from, to)
+          }
+          sum += 10
+        }
+        place(mark, from)
+      }
+    notation: "{from}>{to}"
   ranked:
     when: ply < 0
     do: |
@@ -891,6 +904,7 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
     // one inside a loop (its later passes choose again), not one followed by `prefer`.
     assert_eq!(marks("step"), [false, true]);
     assert_eq!(marks("spoil"), [true]);
+    assert_eq!(marks("hop"), [false, true]);
     assert_eq!(marks("ranked"), [false, false]);
     assert_eq!(marks("looped"), [false]);
 
@@ -930,4 +944,30 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
         .expect("spoil moves are found");
     let err = s.game().apply_successor(&s.state, spoil).unwrap_err();
     assert!(err.to_string().contains("no pawn on"), "{err}");
+
+    // North's `hop` pauses at `to`, inside an `if`: the statements after it, in the `if` and after the
+    // `if`, run when the move is played, with `from` as the run had it.
+    let game = s.game();
+    let hops: Vec<_> = game
+        .successors(&s.state)
+        .unwrap()
+        .into_iter()
+        .filter(|f| game.notation(&f.mv).contains('>'))
+        .collect();
+    let texts: Vec<String> = hops.iter().map(|f| game.notation(&f.mv)).collect();
+    assert_eq!(texts, ["t3>t4"], "t1 holds a mark, t2 and t3 pawns");
+    for hop in hops {
+        let text = game.notation(&hop.mv);
+        let (from, to) = text.split_once('>').unwrap();
+        let (from, to) = (game.board.site(from).unwrap(), game.board.site(to).unwrap());
+        let after = game.apply_successor(&s.state, hop).unwrap();
+        assert_eq!(after.count(game, from, 0), 0, "{text}: the pawn left");
+        assert_eq!(after.count(game, to, 0), 1, "{text}: the pawn arrived");
+        assert_eq!(
+            after.count(game, from, 1),
+            1,
+            "{text}: a mark where it stood"
+        );
+        assert_eq!(after.vars[0], s.state.vars[0] + 10, "{text}");
+    }
 }

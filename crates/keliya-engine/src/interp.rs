@@ -22,7 +22,7 @@ pub struct Choice {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub rule: u16,
-    pub choices: SmallVec<[Choice; 4]>,
+    pub choices: SmallVec<[Choice; 2]>,
 }
 
 impl Move {
@@ -82,7 +82,7 @@ pub(crate) enum Made {
     /// `Stmt::Choose::last`) with these locals and loop steps; it goes on from there when the move is
     /// played.
     Paused {
-        locals: SmallVec<[Value; 6]>,
+        locals: SmallVec<[Value; 4]>,
         steps: u32,
     },
 }

@@ -20,7 +20,7 @@ pub(crate) struct Scratch {
 
 /// Values a move's effects wrote, in order: replayed on a copy of the position the move was found in,
 /// they make the position it leads to.
-pub(crate) type Changes = SmallVec<[Undo; 6]>;
+pub(crate) type Changes = SmallVec<[Undo; 4]>;
 
 /// Replays `changes` (from [`Scratch::changes_since`]) on `st`; false when one does not fit it (a
 /// position of another game).
