@@ -856,6 +856,12 @@ rules:
           prefer(1)
         }
       }
+  recorded:
+    when: ply < 0
+    do: |
+      choose at in sites() where not seen_before(at) {
+        place(mark, at)
+      }
   looped:
     when: ply < 0
     do: |
@@ -901,12 +907,18 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
         out
     };
     // Only a choice with no choice point and no `prefer` after it, in its body or after it, is last: not
-    // one inside a loop (its later passes choose again), not one followed by `prefer`.
+    // one inside a loop (its later passes choose again), not one followed by `prefer`, not one whose
+    // options are listed by recording configurations.
     assert_eq!(marks("step"), [false, true]);
     assert_eq!(marks("spoil"), [true]);
     assert_eq!(marks("hop"), [false, true]);
     assert_eq!(marks("ranked"), [false, false]);
     assert_eq!(marks("looped"), [false]);
+    assert_eq!(
+        marks("recorded"),
+        [false],
+        "its options are listed by recording"
+    );
 
     // South: every successor, finished from where its rule paused (the `to` choice, inside an `if`, with
     // `n` set before it and statements after it at both levels), makes the position `apply` makes.

@@ -503,8 +503,19 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
         let after = settled;
         settled = settled && !forks_or_ranks(std::slice::from_ref(s));
         match s {
-            Stmt::Choose { body, last, .. } => {
-                *last = after && !forks_or_ranks(body);
+            Stmt::Choose {
+                body,
+                last,
+                domain,
+                filter,
+                ..
+            } => {
+                // A choice whose options are listed by recording configurations (`seen_before`) is
+                // never last: a paused run must have recorded nothing, and options that share a run
+                // (see `Explorer::fork`) must not see each other's records.
+                let listed_quietly =
+                    filter.as_ref().is_none_or(records_nothing) && domain_records_nothing(domain);
+                *last = after && !forks_or_ranks(body) && listed_quietly;
                 mark_last_choices(body, after);
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } => {
@@ -519,6 +530,19 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
             }
             Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
         }
+    }
+}
+
+/// Whether listing a domain records nothing (`seen_before`).
+fn domain_records_nothing(domain: &Domain) -> bool {
+    match domain {
+        Domain::Sites | Domain::Players => true,
+        Domain::SitesWith(e)
+        | Domain::Neighbours(e)
+        | Domain::Leaps(e)
+        | Domain::Track(e)
+        | Domain::Just(e) => records_nothing(e),
+        Domain::Range(a, b) => records_nothing(a) && records_nothing(b),
     }
 }
 

@@ -278,6 +278,11 @@ impl<'g, 's> Explorer<'g, 's> {
         body: &'g [Stmt],
         rest: &Next<'g, '_>,
     ) -> Result<(), Box<EngineError>> {
+        // A body that pauses at once (a `last` choice first) changes nothing in the run but the choice's
+        // variables, which each option binds afresh: the options can share the run.
+        let shared = self.mode == Mode::Search
+            && matches!(body.first(), Some(Stmt::Choose { last: true, .. }))
+            && self.can_pause(run, st);
         for k in options.clone() {
             if self.full() {
                 break;
@@ -285,7 +290,7 @@ impl<'g, 's> Explorer<'g, 's> {
             let values = self.options[k];
             self.path.push(Choice { point, values });
             let mut copy;
-            let run_k = if k + 1 == options.end {
+            let run_k = if shared || k + 1 == options.end {
                 &mut *run
             } else {
                 copy = run.clone();

@@ -186,9 +186,10 @@ pub enum Stmt {
         filter: Option<Expr>,
         body: Vec<Stmt>,
         at: usize,
-        /// No choice point and no `prefer(n)` comes after this choice, in its body or after it: each
-        /// option is a complete move, and the effects that follow can wait until the move is played. Set
-        /// when the ruleset is compiled (`Game::fold_constants`); false runs every option's effects.
+        /// No choice point and no `prefer(n)` comes after this choice, in its body or after it, and its
+        /// options are listed without recording anything (`seen_before`): each option is a complete
+        /// move, and the effects that follow can wait until the move is played. Set when the ruleset is
+        /// compiled (`Game::fold_constants`); false runs every option's effects.
         last: bool,
     },
     For {
