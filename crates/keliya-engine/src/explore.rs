@@ -127,7 +127,7 @@ impl<'g, 's> Explorer<'g, 's> {
         self.limit = limit;
         if limit == usize::MAX {
             // Room for the moves of a typical position, so the list is not copied as it grows.
-            self.leaves.reserve(16);
+            self.leaves.reserve(24);
         }
         self
     }

@@ -233,8 +233,12 @@ impl Game {
         if found.is_empty() {
             found = self.search(st, true, keep_changes, usize::MAX)?;
         }
-        let best = found.iter().map(|l| l.preference).max().unwrap_or(0);
-        found.retain(|l| l.preference == best);
+        let (low, best) = found.iter().fold((i64::MAX, i64::MIN), |(low, best), l| {
+            (low.min(l.preference), best.max(l.preference))
+        });
+        if low < best {
+            found.retain(|l| l.preference == best);
+        }
         Ok(found)
     }
 
