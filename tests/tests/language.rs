@@ -983,3 +983,49 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
         assert_eq!(after.vars[0], s.state.vars[0] + 10, "{text}");
     }
 }
+
+#[test]
+fn filters_tested_on_the_options_directly_keep_the_options_the_compiled_filter_keeps() {
+    use keliya_engine::{BinOp, Expr, Stmt, Value};
+    // `where empty(to)` and `where has(over, prey) and empty(to)` are tested on each option's values
+    // without running the compiled filter. Written as `true and (...)`, the same filters take the
+    // general path: both games must list the same moves, position after position.
+    fn general(stmts: &mut [Stmt], changed: &mut usize) {
+        for s in stmts {
+            match s {
+                Stmt::Choose { filter, body, .. } | Stmt::For { filter, body, .. } => {
+                    if let Some(f) = filter {
+                        let tested = std::mem::replace(f, Expr::Const(Value::None));
+                        *f = Expr::Bin(
+                            BinOp::And,
+                            Box::new(Expr::Const(Value::Bool(true))),
+                            Box::new(tested),
+                        );
+                        *changed += 1;
+                    }
+                    general(body, changed);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    general(then, changed);
+                    general(otherwise, changed);
+                }
+                Stmt::While { body, .. } => general(body, changed),
+                _ => {}
+            }
+        }
+    }
+    for name in ["hat-diviyan-keliya", "demala-diviyan-keliya/pulijudam-23"] {
+        let c = keliya_tests::compile(name);
+        let game = c.game();
+        let mut other = game.clone();
+        let mut changed = 0;
+        for r in &mut other.rules {
+            general(&mut r.body, &mut changed);
+        }
+        assert!(changed >= 5, "{name}: {changed} filters");
+        let compared = play_both(game, &other, 20, 300);
+        assert!(compared > 500, "{name}: {compared} positions compared");
+    }
+}

@@ -7,7 +7,7 @@ use keliya_board::SiteId;
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::state::{Outcome, Reason, State};
-use crate::{Game, PlayerId};
+use crate::{Game, PieceId, PlayerId};
 use smallvec::SmallVec;
 
 /// The position rules run on while moves are searched: one working copy per search, changed in place by
@@ -390,17 +390,33 @@ impl<'a> Run<'a> {
                     .map(|&p| [Value::Player(p), Value::None]),
             ),
         }
-        if let Some(f) = filter {
-            let mut kept = start;
-            for k in start..items.len() {
-                let values = items[k];
-                self.bind(slots, values);
-                if self.eval(st, f)?.truthy() {
-                    items[kept] = values;
-                    kept += 1;
+        match filter {
+            // The commonest filters (`empty(to)`, `has(over, prey) and empty(to)`) are tested on each
+            // option's values directly, without binding them and calling the compiled filter.
+            Some(f) if let Some(test) = SiteTest::of(f.source(), slots) => {
+                let mut kept = start;
+                for k in start..items.len() {
+                    let values = items[k];
+                    if test.holds(values, g, st) {
+                        items[kept] = values;
+                        kept += 1;
+                    }
                 }
+                items.truncate(kept);
             }
-            items.truncate(kept);
+            Some(f) => {
+                let mut kept = start;
+                for k in start..items.len() {
+                    let values = items[k];
+                    self.bind(slots, values);
+                    if self.eval(st, f)?.truthy() {
+                        items[kept] = values;
+                        kept += 1;
+                    }
+                }
+                items.truncate(kept);
+            }
+            None => {}
         }
         Ok(())
     }
@@ -511,6 +527,58 @@ impl<'a> Run<'a> {
             }
         }
         Ok(())
+    }
+}
+
+/// A filter tested on an option's values directly: `empty(x)` or `has(x, piece)` of one of the
+/// choice's own variables, or two of those joined by `and`.
+#[derive(Clone, Copy)]
+enum SiteTest {
+    One(SiteIs),
+    Both(SiteIs, SiteIs),
+}
+
+/// `empty(x)` or `has(x, piece)`, `x` the option's value at an index.
+#[derive(Clone, Copy)]
+enum SiteIs {
+    Empty(usize),
+    Has(usize, PieceId),
+}
+
+impl SiteTest {
+    fn of(filter: &Expr, slots: &[u16]) -> Option<SiteTest> {
+        let leaf = |e: &Expr| {
+            let index = |slot: &u16| slots.iter().position(|s| s == slot);
+            match e {
+                Expr::EmptyAt(slot) => index(slot).map(SiteIs::Empty),
+                Expr::HasAt(slot, piece) => index(slot).map(|i| SiteIs::Has(i, *piece)),
+                _ => None,
+            }
+        };
+        match filter {
+            Expr::Bin(BinOp::And, a, b) => Some(SiteTest::Both(leaf(a)?, leaf(b)?)),
+            e => leaf(e).map(SiteTest::One),
+        }
+    }
+
+    #[inline]
+    fn holds(self, values: [Value; 2], g: &Game, st: &State) -> bool {
+        match self {
+            SiteTest::One(a) => a.holds(values, g, st),
+            SiteTest::Both(a, b) => a.holds(values, g, st) && b.holds(values, g, st),
+        }
+    }
+}
+
+impl SiteIs {
+    #[inline]
+    fn holds(self, values: [Value; 2], g: &Game, st: &State) -> bool {
+        match self {
+            SiteIs::Empty(i) => matches!(values[i], Value::Site(s) if st.site_total(g, s) == 0),
+            SiteIs::Has(i, piece) => {
+                matches!(values[i], Value::Site(s) if st.count(g, s, piece) > 0)
+            }
+        }
     }
 }
 
