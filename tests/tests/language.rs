@@ -751,7 +751,7 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
                             plain(a);
                             plain(b);
                         }
-                        Domain::Sites | Domain::Players => {}
+                        Domain::Sites | Domain::Players | Domain::Occupied => {}
                     }
                     filter.iter_mut().for_each(plain);
                     plain_block(body);
@@ -1027,5 +1027,101 @@ fn filters_tested_on_the_options_directly_keep_the_options_the_compiled_filter_k
         assert!(changed >= 5, "{name}: {changed} filters");
         let compared = play_both(game, &other, 20, 300);
         assert!(compared > 500, "{name}: {compared} positions compared");
+    }
+}
+
+#[test]
+fn a_choice_of_sites_that_must_hold_pieces_lists_only_occupied_sites() {
+    use keliya_engine::{BinOp, Domain, Expr, Stmt, Value};
+    // Kerala: `choose from in sites() where count(from) > 0 and ...` lists only occupied sites; Raja Pasu:
+    // `choose h in sites() where site_owner(h) == mover and count(h, seed) > 0` only the holes with seeds.
+    fn first_domain(game: &keliya_engine::Game, rule: &str) -> Domain {
+        let r = game.rules.iter().find(|r| r.name == rule).unwrap();
+        fn find(stmts: &[Stmt]) -> Option<Domain> {
+            stmts.iter().find_map(|s| match s {
+                Stmt::Choose { domain, .. } => Some(domain.clone()),
+                Stmt::If {
+                    then, otherwise, ..
+                } => find(then).or_else(|| find(otherwise)),
+                _ => None,
+            })
+        }
+        find(&r.body).unwrap()
+    }
+    let kerala = keliya_tests::compile("kerala");
+    assert_eq!(first_domain(kerala.game(), "move"), Domain::Occupied);
+    let raja_pasu = keliya_tests::compile("raja-pasu");
+    assert!(matches!(
+        first_domain(raja_pasu.game(), "sow"),
+        Domain::SitesWith(Expr::Const(Value::Piece(_)))
+    ));
+    // Widened back to every site (the filter, kept whole, still requires the pieces), each game lists the
+    // same moves as the narrowed one, position after position.
+    fn requires_pieces(filter: &Expr, slot: u16) -> bool {
+        match filter.source() {
+            Expr::Bin(BinOp::And, a, b) => requires_pieces(a, slot) || requires_pieces(b, slot),
+            Expr::HasAt(s, _) => *s == slot,
+            Expr::Bin(BinOp::Gt, count, _) => {
+                matches!(count.as_ref(), Expr::CountAt(s, _) if *s == slot)
+                    || matches!(count.as_ref(), Expr::Call(_, args) if matches!(args.as_slice(), [Expr::Local(s)] if *s == slot))
+            }
+            _ => false,
+        }
+    }
+    fn widen(stmts: &mut [Stmt], widened: &mut usize) {
+        for s in stmts {
+            match s {
+                Stmt::Choose {
+                    domain,
+                    filter,
+                    slots,
+                    body,
+                    ..
+                }
+                | Stmt::For {
+                    domain,
+                    filter,
+                    slots,
+                    body,
+                    ..
+                } => {
+                    let narrowed = match domain {
+                        Domain::Occupied => true,
+                        Domain::SitesWith(Expr::Const(_)) => filter
+                            .as_ref()
+                            .is_some_and(|f| requires_pieces(f, slots[0])),
+                        _ => false,
+                    };
+                    if narrowed {
+                        *domain = Domain::Sites;
+                        *widened += 1;
+                    }
+                    widen(body, widened);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    widen(then, widened);
+                    widen(otherwise, widened);
+                }
+                Stmt::While { body, .. } => widen(body, widened),
+                _ => {}
+            }
+        }
+    }
+    for (c, plies) in [(&kerala, 400), (&raja_pasu, 150)] {
+        let game = c.game();
+        let mut wide = game.clone();
+        let mut widened = 0;
+        for r in &mut wide.rules {
+            widen(&mut r.body, &mut widened);
+        }
+        assert!(widened >= 1, "{}", game.name);
+        let compared = play_both(game, &wide, 4, plies);
+        assert!(
+            compared > 200,
+            "{}: {compared} positions compared",
+            game.name
+        );
     }
 }

@@ -315,7 +315,7 @@ impl Game {
                     ..
                 } => {
                     match domain {
-                        Domain::Sites | Domain::Players => {}
+                        Domain::Sites | Domain::Players | Domain::Occupied => {}
                         Domain::SitesWith(e)
                         | Domain::Neighbours(e)
                         | Domain::Leaps(e)
@@ -328,12 +328,14 @@ impl Game {
                     }
                     if let Some(f) = filter {
                         self.fold(f);
-                        if let (Domain::Sites, [slot]) = (&domain, slots.as_slice())
-                            && let Some(site) = named_site(f, *slot)
-                        {
-                            let mut site = site.clone();
-                            compile_in_place(&mut site);
-                            *domain = Domain::Just(site);
+                        if let (Domain::Sites, [slot]) = (&domain, slots.as_slice()) {
+                            if let Some(site) = named_site(f, *slot) {
+                                let mut site = site.clone();
+                                compile_in_place(&mut site);
+                                *domain = Domain::Just(site);
+                            } else if let Some(narrower) = occupied_sites(f, *slot) {
+                                *domain = narrower;
+                            }
                         }
                         compile_in_place(f);
                     }
@@ -536,7 +538,7 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
 /// Whether listing a domain records nothing (`seen_before`).
 fn domain_records_nothing(domain: &Domain) -> bool {
     match domain {
-        Domain::Sites | Domain::Players => true,
+        Domain::Sites | Domain::Players | Domain::Occupied => true,
         Domain::SitesWith(e)
         | Domain::Neighbours(e)
         | Domain::Leaps(e)
@@ -599,6 +601,43 @@ fn named_site(filter: &Expr, slot: u16) -> Option<&Expr> {
         },
         _ => None,
     }
+}
+
+/// In a filter `a and b and ...` that records nothing, a part that holds only on an occupied site:
+/// `has(x, piece)` or `count(x, piece) > 0` of the local `slot` narrows the sites to those holding the
+/// piece, `count(x) > 0` or `not empty(x)` to those holding any piece. The filter still tests every
+/// part on the sites left, so the options and their order are the same; only the sites the part
+/// excludes are no longer tried, which is why nothing may be recorded for them.
+fn occupied_sites(filter: &Expr, slot: u16) -> Option<Domain> {
+    fn part(e: &Expr, slot: u16) -> Option<Domain> {
+        let positive = |op: BinOp, n: &Expr| {
+            matches!(
+                (op, n),
+                (BinOp::Gt | BinOp::Ne, Expr::Const(Value::Int(0)))
+                    | (BinOp::Ge, Expr::Const(Value::Int(1)))
+            )
+        };
+        let kind = |piece: PieceId| Domain::SitesWith(Expr::Const(Value::Piece(piece)));
+        match e {
+            Expr::Bin(BinOp::And, a, b) => part(a, slot).or_else(|| part(b, slot)),
+            Expr::HasAt(s, piece) if *s == slot => Some(kind(*piece)),
+            Expr::Bin(op, count, n) if positive(*op, n) => match count.as_ref() {
+                Expr::CountAt(s, piece) if *s == slot => Some(kind(*piece)),
+                Expr::Call(Func::Count, args) if matches!(args.as_slice(), [Expr::Local(s)] if *s == slot) => {
+                    Some(Domain::Occupied)
+                }
+                _ => None,
+            },
+            Expr::Not(x) if matches!(x.as_ref(), Expr::EmptyAt(s) if *s == slot) => {
+                Some(Domain::Occupied)
+            }
+            _ => None,
+        }
+    }
+    if !records_nothing(filter) {
+        return None;
+    }
+    part(filter, slot)
 }
 
 /// `e` records nothing (`seen_before` is the one expression that does).

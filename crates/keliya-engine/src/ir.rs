@@ -132,7 +132,8 @@ pub enum Expr {
 pub enum Domain {
     /// Every on-board site.
     Sites,
-    /// On-board sites holding at least one piece of the kind.
+    /// On-board sites holding at least one piece of the kind (also narrowed to, when the ruleset is
+    /// compiled, from `choose x in sites() where ... has(x, piece) ...` or `count(x, piece) > 0`).
     SitesWith(Expr),
     Neighbours(Expr),
     /// (over, land) pairs along straight lines.
@@ -143,6 +144,9 @@ pub enum Domain {
     Track(Expr),
     /// Every player, in turn order.
     Players,
+    /// On-board sites holding at least one piece of any kind. Not written by authors: a
+    /// `choose x in sites() where ... count(x) > 0 ...` is narrowed to it when the ruleset is compiled.
+    Occupied,
     /// The one site an expression gives, when it is an on-board site. Not written by authors: a
     /// `choose x in sites() where ... x == E ...` (E not reading `x`) is narrowed to it when the ruleset
     /// is compiled, so the options are found without testing every site.

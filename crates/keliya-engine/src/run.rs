@@ -295,6 +295,10 @@ impl<'a> Run<'a> {
                 _ => false,
             },
             Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
+            Domain::Occupied => {
+                on_board(values[0])
+                    && matches!(values[0], Value::Site(s) if st.site_total(g, s) > 0)
+            }
             Domain::Just(e) => on_board(values[0]) && self.eval(st, e)? == values[0],
         };
         if !in_domain {
@@ -384,6 +388,12 @@ impl<'a> Run<'a> {
                     items.push([Value::Site(s), Value::None]);
                 }
             }
+            Domain::Occupied => items.extend(
+                g.board
+                    .playing_sites()
+                    .filter(|&s| st.site_total(g, s) > 0)
+                    .map(|s| [Value::Site(s), Value::None]),
+            ),
             Domain::Players => items.extend(
                 g.turn_order
                     .iter()
