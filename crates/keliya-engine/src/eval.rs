@@ -278,6 +278,10 @@ impl Game {
             mark_last_choices(body, true);
         }
         self.prefers = rules.iter().any(|r| uses_prefer(&r.body));
+        self.choice_paths = vec![None; self.choice_names.len()];
+        for r in &rules {
+            record_choice_paths(&r.body, &mut Vec::new(), &mut self.choice_paths);
+        }
         self.rules = rules;
         let mut ends = std::mem::take(&mut self.ends);
         for end in &mut ends {
@@ -531,6 +535,37 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
                 mark_last_choices(otherwise, after);
             }
             Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+        }
+    }
+}
+
+/// Records the path to every choice point of `stmts` nested in choices and `if`s alone (see
+/// `Game::choice_paths`); `path` leads to `stmts`.
+fn record_choice_paths(
+    stmts: &[Stmt],
+    path: &mut Vec<(u16, u8)>,
+    paths: &mut [Option<Box<[(u16, u8)]>>],
+) {
+    for (i, s) in stmts.iter().enumerate() {
+        match s {
+            Stmt::Choose { id, body, .. } => {
+                path.push((i as u16, 0));
+                if let Some(slot) = paths.get_mut(*id as usize) {
+                    *slot = Some(path.as_slice().into());
+                }
+                record_choice_paths(body, path, paths);
+                path.pop();
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                for (branch, stmts) in [then, otherwise].into_iter().enumerate() {
+                    path.push((i as u16, branch as u8));
+                    record_choice_paths(stmts, path, paths);
+                    path.pop();
+                }
+            }
+            _ => {}
         }
     }
 }

@@ -510,10 +510,18 @@ impl<'g, 's> Explorer<'g, 's> {
             return Err(mismatch());
         };
         let mut after: SmallVec<[&'g [Stmt]; 4]> = SmallVec::new();
-        let Some(Stmt::Choose { slots, body, .. }) = locate(&rule.body, choice.point, &mut after)
+        let path = game.choice_paths.get(choice.point as usize);
+        let Some(Stmt::Choose {
+            id, slots, body, ..
+        }) = path
+            .and_then(|p| p.as_deref())
+            .and_then(|p| locate(&rule.body, p, &mut after))
         else {
             return Err(mismatch());
         };
+        if *id != choice.point {
+            return Err(mismatch());
+        }
         if locals.len() != rule.locals {
             return Err(mismatch());
         }
@@ -527,7 +535,7 @@ impl<'g, 's> Explorer<'g, 's> {
         // Nothing after a `last` choice forks, so each block runs to its end (or to a decided game).
         self.rule = mv.rule;
         self.block(&mut run, st, body, &Next::End)?;
-        for stmts in after {
+        for stmts in after.into_iter().rev() {
             self.block(&mut run, st, stmts, &Next::End)?;
         }
         Ok(Decided {
@@ -539,26 +547,25 @@ impl<'g, 's> Explorer<'g, 's> {
     }
 }
 
-/// The choice point `point` in `stmts` (inside choice bodies and `if` branches, where a `last` choice can
-/// be), with what follows it in each enclosing block, innermost first, pushed to `after`.
+/// The statement at the end of `path` (see `Game::choice_paths`) in `stmts`, with what follows it in each
+/// enclosing block, outermost first, pushed to `after`; `None` when the path does not fit the rule.
 fn locate<'g>(
-    stmts: &'g [Stmt],
-    point: u16,
+    mut stmts: &'g [Stmt],
+    path: &[(u16, u8)],
     after: &mut SmallVec<[&'g [Stmt]; 4]>,
 ) -> Option<&'g Stmt> {
-    for (i, s) in stmts.iter().enumerate() {
-        let found = match s {
-            Stmt::Choose { id, .. } if *id == point => Some(s),
-            Stmt::Choose { body, .. } => locate(body, point, after),
-            Stmt::If {
-                then, otherwise, ..
-            } => locate(then, point, after).or_else(|| locate(otherwise, point, after)),
-            _ => None,
+    let (&(last, _), outer) = path.split_last()?;
+    for &(i, branch) in outer {
+        let i = i as usize;
+        after.push(stmts.get(i + 1..)?);
+        stmts = match (stmts.get(i)?, branch) {
+            (Stmt::Choose { body, .. }, _) => body,
+            (Stmt::If { then, .. }, 0) => then,
+            (Stmt::If { otherwise, .. }, _) => otherwise,
+            _ => return None,
         };
-        if found.is_some() {
-            after.push(&stmts[i + 1..]);
-            return found;
-        }
     }
-    None
+    let i = last as usize;
+    after.push(stmts.get(i + 1..)?);
+    stmts.get(i)
 }

@@ -121,6 +121,11 @@ pub struct Game {
     /// Some rule ranks its moves with `prefer(n)`, so `apply` must check a move against the others (set
     /// by [`Game::fold_constants`]).
     pub prefers: bool,
+    /// Where each choice point is in its rule, by choice-point id: from the rule's body down, the index
+    /// of the statement at each level and, for an `if` on the way, its branch (0 `then`, 1 `else`). Only
+    /// for choice points nested in choices and `if`s alone, the ones a search may pause at; set by
+    /// [`Game::fold_constants`], so that a paused move finds its choice without a walk over the rule.
+    pub choice_paths: Vec<Option<Box<[(u16, u8)]>>>,
 }
 
 impl Game {

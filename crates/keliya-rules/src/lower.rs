@@ -537,6 +537,7 @@ pub(crate) fn lower(
                     .collect(),
                 invariants,
                 prefers: false,
+                choice_paths: Vec::new(),
                 board,
             };
             game.fold_constants();
