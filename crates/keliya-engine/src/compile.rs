@@ -16,20 +16,23 @@ use crate::state::State;
 
 type Eval = Result<Value, Box<EngineError>>;
 type Closure = dyn for<'a> Fn(&Run<'a>, &State) -> Eval + Send + Sync + std::panic::RefUnwindSafe;
-type F = Arc<Closure>;
+/// A node's closure, owned by its parent's: a `Box` is called through its data pointer directly (an
+/// `Arc<dyn Fn>` would first find the data past the counts, at every call).
+type F = Box<Closure>;
 
 /// An expression with its compiled form. Compared, printed and inspected as the expression it was made
 /// from ([`Compiled::source`]).
 #[derive(Clone)]
 pub struct Compiled {
     source: Box<Expr>,
-    run: F,
+    /// Shared, so that a game and its copies share their compiled expressions.
+    run: Arc<Closure>,
 }
 
 impl Compiled {
     pub(crate) fn new(source: Expr) -> Compiled {
         Compiled {
-            run: compile(&source),
+            run: Arc::from(compile(&source)),
             source: Box::new(source),
         }
     }
@@ -69,51 +72,51 @@ fn compile(e: &Expr) -> F {
     match e {
         Expr::Const(v) => {
             let v = *v;
-            Arc::new(move |_, _| Ok(v))
+            Box::new(move |_, _| Ok(v))
         }
         Expr::Local(slot) => {
             let slot = *slot as usize;
-            Arc::new(move |r, _| Ok(r.locals[slot]))
+            Box::new(move |r, _| Ok(r.locals[slot]))
         }
         Expr::Var { slot } => {
             let slot = *slot as usize;
-            Arc::new(move |_, st| Ok(Value::Int(st.vars[slot])))
+            Box::new(move |_, st| Ok(Value::Int(st.vars[slot])))
         }
         Expr::VarOf { var, player } => {
             let (var, player) = (*var, compile(player));
-            Arc::new(move |r, st| Ok(r.var_of(st, var, player(r, st)?)))
+            Box::new(move |r, st| Ok(r.var_of(st, var, player(r, st)?)))
         }
         Expr::Ambient(a) => {
             let a = *a;
-            Arc::new(move |r, st| r.ambient(st, a))
+            Box::new(move |r, st| r.ambient(st, a))
         }
         Expr::Not(x) => {
             let x = compile(x);
-            Arc::new(move |r, st| Ok(Value::Bool(!x(r, st)?.truthy())))
+            Box::new(move |r, st| Ok(Value::Bool(!x(r, st)?.truthy())))
         }
         Expr::Neg(x) => {
             let x = compile(x);
-            Arc::new(move |r, st| Ok(Value::Int(x(r, st)?.int().wrapping_neg())))
+            Box::new(move |r, st| Ok(Value::Int(x(r, st)?.int().wrapping_neg())))
         }
         Expr::Bin(op, a, b) => compile_binary(*op, a, b),
         Expr::Call(f, args) => compile_call(*f, args),
         Expr::EmptyAt(slot) => {
             let slot = *slot;
-            Arc::new(move |r, st| Ok(r.empty_at(st, slot)))
+            Box::new(move |r, st| Ok(r.empty_at(st, slot)))
         }
         Expr::HasAt(slot, piece) => {
             let (slot, piece) = (*slot, *piece);
-            Arc::new(move |r, st| Ok(r.has_at(st, slot, piece)))
+            Box::new(move |r, st| Ok(r.has_at(st, slot, piece)))
         }
         Expr::CountAt(slot, piece) => {
             let (slot, piece) = (*slot, *piece);
-            Arc::new(move |r, st| Ok(r.count_at(st, slot, piece)))
+            Box::new(move |r, st| Ok(r.count_at(st, slot, piece)))
         }
         Expr::AlongAt(track, slot, n) => {
             let (track, slot, n) = (*track, *slot, *n);
-            Arc::new(move |r, _| Ok(r.along_at(track, slot, n)))
+            Box::new(move |r, _| Ok(r.along_at(track, slot, n)))
         }
-        Expr::Compiled(c) => c.run.clone(),
+        Expr::Compiled(c) => compile(c.source()),
     }
 }
 
@@ -124,32 +127,30 @@ fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
         // `and` / `or` short-circuit: a later operand may be costly (`stuck`) or record (`seen_before`).
         (BinOp::And, a, b) => {
             let (a, b) = (compile(a), compile(b));
-            Arc::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() && b(r, st)?.truthy())))
+            Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() && b(r, st)?.truthy())))
         }
         (BinOp::Or, a, b) => {
             let (a, b) = (compile(a), compile(b));
-            Arc::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
+            Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
         }
         (_, Expr::Local(slot), Expr::Const(c)) => {
             let (slot, c) = (*slot as usize, *c);
             let make = |f: fn(Value, Value) -> Value| -> F {
-                Arc::new(move |r: &Run<'_>, _: &State| Ok(f(r.locals[slot], c)))
+                Box::new(move |r: &Run<'_>, _: &State| Ok(f(r.locals[slot], c)))
             };
             per_op_fn(op, make)
         }
         (_, a, Expr::Const(c)) => {
             let (a, c) = (compile(a), *c);
             let make = |f: fn(Value, Value) -> Value| -> F {
-                let a = a.clone();
-                Arc::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, c)))
+                Box::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, c)))
             };
             per_op_fn(op, make)
         }
         (_, a, b) => {
             let (a, b) = (compile(a), compile(b));
             let make = |f: fn(Value, Value) -> Value| -> F {
-                let (a, b) = (a.clone(), b.clone());
-                Arc::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, b(r, st)?)))
+                Box::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, b(r, st)?)))
             };
             per_op_fn(op, make)
         }
@@ -158,7 +159,7 @@ fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
 
 /// Calls `make` with the function of `op` as a plain function pointer, one per operator, so that each
 /// closure calls a known function (`binary` with a constant operator, which the compiler specialises).
-fn per_op_fn(op: BinOp, make: impl Fn(fn(Value, Value) -> Value) -> F) -> F {
+fn per_op_fn(op: BinOp, make: impl FnOnce(fn(Value, Value) -> Value) -> F) -> F {
     match op {
         BinOp::Eq => make(|x, y| binary(BinOp::Eq, x, y)),
         BinOp::Ne => make(|x, y| binary(BinOp::Ne, x, y)),
@@ -177,21 +178,65 @@ fn per_op_fn(op: BinOp, make: impl Fn(fn(Value, Value) -> Value) -> F) -> F {
 }
 
 /// A call evaluates its arguments (one closure each, no loop) and applies the function to their values.
+/// Each function gets closures of its own, calling `call_values` with that function as a constant, which
+/// the compiler reduces to the function's own code (no dispatch on the function at run time).
 fn compile_call(f: Func, args: &[Expr]) -> F {
+    macro_rules! per_func {
+        ($($name:ident),* $(,)?) => {
+            match f {
+                $(Func::$name => call_with(
+                    |r: &Run<'_>, st: &State, v: [Value; 3]| r.call_values(st, Func::$name, v),
+                    args,
+                ),)*
+            }
+        };
+    }
+    per_func!(
+        Count,
+        Empty,
+        Has,
+        Hand,
+        NextPlayer,
+        Min,
+        Max,
+        Abs,
+        PieceOwner,
+        Total,
+        MostOnAPoint,
+        Along,
+        IndexOn,
+        SiteOwner,
+        Route,
+        Tagged,
+        SeenBefore,
+        Length,
+        Repetitions,
+    )
+}
+
+fn call_with<C>(call: C, args: &[Expr]) -> F
+where
+    C: Fn(&Run<'_>, &State, [Value; 3]) -> Value
+        + Copy
+        + Send
+        + Sync
+        + std::panic::RefUnwindSafe
+        + 'static,
+{
     let none = Value::None;
     match args {
-        [] => Arc::new(move |r, st| Ok(r.call_values(st, f, [none; 3]))),
+        [] => Box::new(move |r, st| Ok(call(r, st, [none; 3]))),
         [a] => {
             let a = compile(a);
-            Arc::new(move |r, st| Ok(r.call_values(st, f, [a(r, st)?, none, none])))
+            Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, none, none])))
         }
         [a, b] => {
             let (a, b) = (compile(a), compile(b));
-            Arc::new(move |r, st| Ok(r.call_values(st, f, [a(r, st)?, b(r, st)?, none])))
+            Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, b(r, st)?, none])))
         }
         [a, b, c, ..] => {
             let (a, b, c) = (compile(a), compile(b), compile(c));
-            Arc::new(move |r, st| Ok(r.call_values(st, f, [a(r, st)?, b(r, st)?, c(r, st)?])))
+            Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, b(r, st)?, c(r, st)?])))
         }
     }
 }

@@ -119,7 +119,9 @@ impl Run<'_> {
         })
     }
 
-    /// A function on its argument values.
+    /// A function on its argument values. Inlined, so that a compiled call of one function keeps only
+    /// that function's arm (compile.rs).
+    #[inline(always)]
     pub(crate) fn call_values(&self, st: &State, f: Func, v: [Value; 3]) -> Value {
         let g = self.game;
         match f {
@@ -174,6 +176,7 @@ impl Run<'_> {
 
 /// A function that reads only the ruleset, on its argument values; `None` for a function that reads the
 /// position.
+#[inline(always)]
 fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
     Some(match f {
         Func::Hand => match v[0] {
