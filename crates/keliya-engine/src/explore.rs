@@ -107,7 +107,13 @@ impl Drop for Explorer<'_, '_> {
 }
 
 impl<'g, 's> Explorer<'g, 's> {
-    pub(crate) fn new(game: &'g Game, mode: Mode, keep_changes: bool) -> Self {
+    /// An explorer that adds the moves it finds to `leaves`.
+    pub(crate) fn new(
+        game: &'g Game,
+        mode: Mode,
+        keep_changes: bool,
+        leaves: Vec<Successor>,
+    ) -> Self {
         Explorer {
             game,
             rule: 0,
@@ -118,7 +124,7 @@ impl<'g, 's> Explorer<'g, 's> {
             keep_changes,
             start: 0,
             limit: usize::MAX,
-            leaves: Vec::new(),
+            leaves,
         }
     }
 

@@ -72,6 +72,13 @@ pub struct Successor {
     pub(crate) made: Made,
 }
 
+thread_local! {
+    /// A list of moves given back by a search that took the moves `stuck` kept (`Game::real_moves`),
+    /// for the next `stuck` search on this thread to fill: with `successors_into`, the hunt games'
+    /// playouts then allocate no list of moves at all.
+    static SPARE_MOVES: std::cell::Cell<Vec<Successor>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// How [`Game::apply_successor`] makes the position a found move leads to.
 pub(crate) enum Made {
     /// Not kept (`legal_moves`): the move can only be played with [`Game::apply`].
@@ -144,11 +151,9 @@ impl Game {
         if st.result.is_some() || st.chance_due {
             return Ok(Vec::new());
         }
-        let mut moves: Vec<Move> = self
-            .real_moves(st, false)?
-            .into_iter()
-            .map(|l| l.mv)
-            .collect();
+        let mut found = Vec::new();
+        self.real_moves(st, false, &mut found)?;
+        let mut moves: Vec<Move> = found.into_iter().map(|l| l.mv).collect();
         if moves.is_empty() {
             moves.push(Move::pass());
         }
@@ -158,10 +163,23 @@ impl Game {
     /// [`Game::legal_moves`], each with the values its rule wrote, which make the position it leads to
     /// (finished by [`Game::apply_successor`]). In the same order as `legal_moves`.
     pub fn successors(&self, st: &State) -> Result<Vec<Successor>, EngineError> {
+        let mut found = Vec::new();
+        self.successors_into(st, &mut found)?;
+        Ok(found)
+    }
+
+    /// [`Game::successors`] into `found`, which is cleared first and keeps its room: a playout that
+    /// passes the same list for every move allocates no list per move.
+    pub fn successors_into(
+        &self,
+        st: &State,
+        found: &mut Vec<Successor>,
+    ) -> Result<(), EngineError> {
+        found.clear();
         if st.result.is_some() || st.chance_due {
-            return Ok(Vec::new());
+            return Ok(());
         }
-        let mut found = self.real_moves(st, true)?;
+        self.real_moves(st, true, found)?;
         if found.is_empty() {
             found.push(Successor {
                 mv: Move::pass(),
@@ -170,7 +188,7 @@ impl Game {
                 made: Made::Written(Changes::new()),
             });
         }
-        Ok(found)
+        Ok(())
     }
 
     /// The position after a move that [`Game::successors`] found in `st`: the same as `apply(st, &s.mv)`.
@@ -191,7 +209,7 @@ impl Game {
                 self.finish(next, s.decided, pass)
             }
             Made::Paused { locals, steps } => {
-                let mut explorer = Explorer::new(self, Mode::Replay, false);
+                let mut explorer = Explorer::new(self, Mode::Replay, false, Vec::new());
                 let mut scratch = Scratch::new(st);
                 let decided = explorer.unpause(&mut scratch, &s, locals, *steps)?;
                 self.finish(scratch.into_state(), decided, false)
@@ -203,7 +221,7 @@ impl Game {
     /// Runs `mv`'s rule along its choices, each checked to be an option where it is made: the position
     /// the rule leaves and what it decided, before the turn's bookkeeping.
     fn run_along(&self, st: &State, mv: &Move) -> Result<(State, Decided), EngineError> {
-        let mut explorer = Explorer::new(self, Mode::Replay, false);
+        let mut explorer = Explorer::new(self, Mode::Replay, false, Vec::new());
         let mut scratch = Scratch::new(st);
         explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
         match explorer.leaves.pop() {
@@ -217,8 +235,13 @@ impl Game {
     }
 
     /// The moves of the ordinary rules, or of the fallback rules when the ordinary ones give none; of
-    /// those, the ones `prefer(n)` ranks highest.
-    fn real_moves(&self, st: &State, keep_changes: bool) -> Result<Vec<Successor>, EngineError> {
+    /// those, the ones `prefer(n)` ranks highest; into `found`, which is empty.
+    fn real_moves(
+        &self,
+        st: &State,
+        keep_changes: bool,
+        found: &mut Vec<Successor>,
+    ) -> Result<(), EngineError> {
         // The moves kept by `stuck` were found as successors: `legal_moves` runs every rule to its end
         // instead (see `Explorer::can_pause`).
         let kept = if keep_changes {
@@ -226,12 +249,13 @@ impl Game {
         } else {
             None
         };
-        let mut found = match kept {
-            Some(found) => found,
-            None => self.search(st, false, keep_changes, usize::MAX)?,
-        };
+        match kept {
+            // The list given is kept for the next search on this thread.
+            Some(kept) => SPARE_MOVES.with(|spare| spare.set(std::mem::replace(found, kept))),
+            None => self.search(st, false, keep_changes, usize::MAX, found)?,
+        }
         if found.is_empty() {
-            found = self.search(st, true, keep_changes, usize::MAX)?;
+            self.search(st, true, keep_changes, usize::MAX, found)?;
         }
         let (low, best) = found.iter().fold((i64::MAX, i64::MIN), |(low, best), l| {
             (low.min(l.preference), best.max(l.preference))
@@ -239,33 +263,40 @@ impl Game {
         if low < best {
             found.retain(|l| l.preference == best);
         }
-        Ok(found)
+        Ok(())
     }
 
     /// `stuck`: no ordinary rule gives the player to move a move (fallback rules do not count).
     pub(crate) fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
         // One move is enough to know: stop at the first.
-        Ok(!self.search(st, false, false, 1)?.is_empty())
+        let mut found = Vec::new();
+        self.search(st, false, false, 1, &mut found)?;
+        Ok(!found.is_empty())
     }
 
     /// `stuck` asked by the end conditions of the position a player is about to move in: the move search
     /// that follows needs every move anyway, so find them all now and keep them with the position.
     pub(crate) fn has_ordinary_move_settling(&self, st: &State) -> Result<bool, EngineError> {
-        let found = self.search(st, false, true, usize::MAX)?;
+        let mut found = SPARE_MOVES.with(|spare| spare.take());
+        found.clear();
+        self.search(st, false, true, usize::MAX, &mut found)?;
         let any = !found.is_empty();
         st.found.keep(self, st, found);
         Ok(any)
     }
 
-    /// The complete paths through every rule (ordinary or fallback) that the player to move may use now.
+    /// The complete paths through every rule (ordinary or fallback) that the player to move may use now,
+    /// added to `found`.
     fn search(
         &self,
         st: &State,
         fallback: bool,
         keep_changes: bool,
         limit: usize,
-    ) -> Result<Vec<Successor>, EngineError> {
-        let mut explorer = Explorer::new(self, Mode::Search, keep_changes).limit(limit);
+        found: &mut Vec<Successor>,
+    ) -> Result<(), EngineError> {
+        let mut explorer =
+            Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found)).limit(limit);
         let mut scratch = Scratch::new(st);
         for (i, rule) in self.rules.iter().enumerate() {
             if explorer.full() {
@@ -279,9 +310,14 @@ impl Game {
             {
                 continue;
             }
-            explorer.rule(&mut scratch, i as u16, &[])?;
+            let explored = explorer.rule(&mut scratch, i as u16, &[]);
+            if let Err(e) = explored {
+                *found = std::mem::take(&mut explorer.leaves);
+                return Err(*e);
+            }
         }
-        Ok(std::mem::take(&mut explorer.leaves))
+        *found = std::mem::take(&mut explorer.leaves);
+        Ok(())
     }
 
     /// The position after `mv`. The move must be legal here; an illegal move (one its rule does not
@@ -299,7 +335,9 @@ impl Game {
             return Err(illegal("a throw is due before the next move".into()));
         }
         if mv.is_pass() {
-            if self.has_ordinary_move(st)? || !self.search(st, true, false, 1)?.is_empty() {
+            let mut fallback = Vec::new();
+            self.search(st, true, false, 1, &mut fallback)?;
+            if self.has_ordinary_move(st)? || !fallback.is_empty() {
                 return Err(illegal(
                     "a player may pass only when no other move is legal".into(),
                 ));

@@ -232,6 +232,7 @@ impl MctsAgent {
         dice: &mut Dice,
     ) -> Result<Vec<f64>, EngineError> {
         let mut plies = 0;
+        let mut found = Vec::new();
         while st.result.is_none() && plies < self.rollout_depth {
             let outcomes = game.chance_outcomes(&st);
             if !outcomes.is_empty() {
@@ -239,7 +240,7 @@ impl MctsAgent {
                 st = game.apply_chance(&st, outcomes[k].0);
                 continue;
             }
-            let mut found = game.successors(&st)?;
+            game.successors_into(&st, &mut found)?;
             let pick = found.swap_remove(dice.below(found.len()));
             st = game.apply_successor(&st, pick)?;
             plies += 1;

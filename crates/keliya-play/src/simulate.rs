@@ -83,6 +83,8 @@ pub fn play_game_with(
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
     let mut moves = Vec::new();
+    // One list of moves for the whole game.
+    let mut legal = Vec::new();
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let row = dice.weighted(rows.iter().map(|r| r.probability));
@@ -94,7 +96,7 @@ pub fn play_game_with(
             check(game, &st, detail, steps)?;
             continue;
         }
-        let mut legal = game.successors(&st)?;
+        game.successors_into(&st, &mut legal)?;
         let seat = st.to_move as usize % agents.len();
         let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
         let chosen = legal.swap_remove(k);
@@ -131,14 +133,16 @@ pub fn play_game_with(
 pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
+    let mut found = Vec::new();
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let i = dice.weighted(rows.iter().map(|r| r.probability));
             st = game.apply_chance(&st, i as u8);
             continue;
         }
-        // The moves come with their changes, so the chosen move's rule is not run again.
-        let mut found = game.successors(&st)?;
+        // The moves come with what makes their positions, so the chosen move's rule is not run again;
+        // one list serves every move.
+        game.successors_into(&st, &mut found)?;
         let pick = found.swap_remove(dice.below(found.len()));
         st = game.apply_successor(&st, pick)?;
     }
