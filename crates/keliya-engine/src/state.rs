@@ -16,10 +16,27 @@ struct Recorded {
     earlier: History,
 }
 
+thread_local! {
+    /// A node of a history no longer used, kept for the next position recorded on this thread (no
+    /// allocation per move).
+    static SPARE_RECORD: std::cell::Cell<Option<Arc<Recorded>>> = const { std::cell::Cell::new(None) };
+}
+
 impl History {
     pub fn push(&mut self, hash: u64) {
         let earlier = std::mem::take(self);
-        *self = History(Some(Arc::new(Recorded { hash, earlier })));
+        let node = match SPARE_RECORD.try_with(|spare| spare.take()).ok().flatten() {
+            Some(mut spare) => match Arc::get_mut(&mut spare) {
+                Some(record) => {
+                    record.hash = hash;
+                    record.earlier = earlier;
+                    spare
+                }
+                None => Arc::new(Recorded { hash, earlier }),
+            },
+            None => Arc::new(Recorded { hash, earlier }),
+        };
+        *self = History(Some(node));
     }
     /// The most recent position recorded.
     pub fn last(&self) -> Option<u64> {
@@ -39,14 +56,22 @@ impl History {
     }
 }
 
-/// Unlinks a long history one entry at a time: dropping it recursively could overflow the stack.
+/// Unlinks a long history one entry at a time: dropping it recursively could overflow the stack. One
+/// node no longer used is kept for the next `push` on this thread.
 impl Drop for History {
     fn drop(&mut self) {
         let mut next = self.0.take();
-        while let Some(shared) = next {
-            match Arc::try_unwrap(shared) {
-                Ok(mut only) => next = only.earlier.0.take(),
-                Err(_) => break, // still used by another state
+        while let Some(mut shared) = next {
+            match Arc::get_mut(&mut shared) {
+                Some(only) => {
+                    next = only.earlier.0.take();
+                    // (Not kept while the thread's storage is being torn down.)
+                    let _ = SPARE_RECORD.try_with(|spare| {
+                        let kept = spare.take();
+                        spare.set(Some(kept.unwrap_or(shared)));
+                    });
+                }
+                None => break, // still used by another state
             }
         }
     }
@@ -135,9 +160,15 @@ pub(crate) struct Found {
     moves: Vec<Successor>,
 }
 
+thread_local! {
+    /// The box of the last moves taken on this thread, for the next to be kept in (no allocation per
+    /// move).
+    static SPARE_FOUND: std::cell::Cell<Option<Box<Found>>> = const { std::cell::Cell::new(None) };
+}
+
 impl FoundMoves {
     pub(crate) fn keep(&self, game: &Game, st: &State, moves: Vec<Successor>) {
-        self.0.set(Some(Box::new(Found {
+        let found = Found {
             game: game.rules.as_ptr() as usize,
             counts: Counts::from_slice(&st.counts),
             vars: Vars::from_slice(&st.vars),
@@ -146,11 +177,19 @@ impl FoundMoves {
             ply: st.ply,
             turn: st.turn,
             moves,
-        })));
+        };
+        let boxed = match SPARE_FOUND.with(|spare| spare.take()) {
+            Some(mut spare) => {
+                *spare = found;
+                spare
+            }
+            None => Box::new(found),
+        };
+        self.0.set(Some(boxed));
     }
     /// The moves kept for `st`, if they were found in a position like it in every part the rules read.
     pub(crate) fn take(&self, game: &Game, st: &State) -> Option<Vec<Successor>> {
-        let found = self.0.take()?;
+        let mut found = self.0.take()?;
         let same = found.game == game.rules.as_ptr() as usize
             && found.counts == st.counts
             && found.vars == st.vars
@@ -158,7 +197,9 @@ impl FoundMoves {
             && found.throw == st.throw
             && found.ply == st.ply
             && found.turn == st.turn;
-        same.then_some(found.moves)
+        let moves = std::mem::take(&mut found.moves);
+        SPARE_FOUND.with(|spare| spare.set(Some(found)));
+        same.then_some(moves)
     }
 }
 
