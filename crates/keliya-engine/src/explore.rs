@@ -265,6 +265,12 @@ impl<'g, 's> Explorer<'g, 's> {
                         return Ok(Flow::Forked);
                     }
                 }
+                // The commonest statement, `let x = ...`, without the call.
+                Stmt::SetLocal {
+                    slot,
+                    op: AssignOp::Set,
+                    value,
+                } => run.locals[*slot as usize] = run.eval(st, value)?,
                 _ => run.simple(st, s)?,
             }
         }
