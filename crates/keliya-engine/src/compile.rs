@@ -123,57 +123,45 @@ fn compile(e: &Expr) -> F {
 /// One closure per operator, and per shape of operands: a constant right operand (the usual `x == 4`,
 /// `n > 0`) is captured instead of evaluated, and a local on the left is read directly.
 fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
-    match (op, a, b) {
-        // `and` / `or` short-circuit: a later operand may be costly (`stuck`) or record (`seen_before`).
-        (BinOp::And, a, b) => {
-            let (a, b) = (compile(a), compile(b));
-            Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() && b(r, st)?.truthy())))
-        }
-        (BinOp::Or, a, b) => {
-            let (a, b) = (compile(a), compile(b));
-            Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
-        }
-        (_, Expr::Local(slot), Expr::Const(c)) => {
-            let (slot, c) = (*slot as usize, *c);
-            let make = |f: fn(Value, Value) -> Value| -> F {
-                Box::new(move |r: &Run<'_>, _: &State| Ok(f(r.locals[slot], c)))
-            };
-            per_op_fn(op, make)
-        }
-        (_, a, Expr::Const(c)) => {
-            let (a, c) = (compile(a), *c);
-            let make = |f: fn(Value, Value) -> Value| -> F {
-                Box::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, c)))
-            };
-            per_op_fn(op, make)
-        }
-        (_, a, b) => {
-            let (a, b) = (compile(a), compile(b));
-            let make = |f: fn(Value, Value) -> Value| -> F {
-                Box::new(move |r: &Run<'_>, st: &State| Ok(f(a(r, st)?, b(r, st)?)))
-            };
-            per_op_fn(op, make)
-        }
+    macro_rules! per_op {
+        ($($name:ident),* $(,)?) => {
+            match op {
+                // `and` / `or` short-circuit: a later operand may be costly (`stuck`) or record
+                // (`seen_before`).
+                BinOp::And => {
+                    let (a, b) = (compile(a), compile(b));
+                    Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() && b(r, st)?.truthy())))
+                }
+                BinOp::Or => {
+                    let (a, b) = (compile(a), compile(b));
+                    Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
+                }
+                $(BinOp::$name => binary_with(|x, y| binary(BinOp::$name, x, y), a, b),)*
+            }
+        };
     }
+    per_op!(Eq, Ne, Le, Ge, Lt, Gt, Add, Sub, Mul, Div, Rem)
 }
 
-/// Calls `make` with the function of `op` as a plain function pointer, one per operator, so that each
-/// closure calls a known function (`binary` with a constant operator, which the compiler specialises).
-fn per_op_fn(op: BinOp, make: impl FnOnce(fn(Value, Value) -> Value) -> F) -> F {
-    match op {
-        BinOp::Eq => make(|x, y| binary(BinOp::Eq, x, y)),
-        BinOp::Ne => make(|x, y| binary(BinOp::Ne, x, y)),
-        BinOp::Le => make(|x, y| binary(BinOp::Le, x, y)),
-        BinOp::Ge => make(|x, y| binary(BinOp::Ge, x, y)),
-        BinOp::Lt => make(|x, y| binary(BinOp::Lt, x, y)),
-        BinOp::Gt => make(|x, y| binary(BinOp::Gt, x, y)),
-        BinOp::Add => make(|x, y| binary(BinOp::Add, x, y)),
-        BinOp::Sub => make(|x, y| binary(BinOp::Sub, x, y)),
-        BinOp::Mul => make(|x, y| binary(BinOp::Mul, x, y)),
-        BinOp::Div => make(|x, y| binary(BinOp::Div, x, y)),
-        BinOp::Rem => make(|x, y| binary(BinOp::Rem, x, y)),
-        BinOp::And => make(|x, y| binary(BinOp::And, x, y)),
-        BinOp::Or => make(|x, y| binary(BinOp::Or, x, y)),
+/// The closures of one operator, `op` being `binary` with that operator as a constant, which the compiler
+/// reduces to the operator's own code (no dispatch on the operator at run time).
+fn binary_with<O>(op: O, a: &Expr, b: &Expr) -> F
+where
+    O: Fn(Value, Value) -> Value + Copy + Send + Sync + std::panic::RefUnwindSafe + 'static,
+{
+    match (a, b) {
+        (Expr::Local(slot), Expr::Const(c)) => {
+            let (slot, c) = (*slot as usize, *c);
+            Box::new(move |r, _| Ok(op(r.locals[slot], c)))
+        }
+        (a, Expr::Const(c)) => {
+            let (a, c) = (compile(a), *c);
+            Box::new(move |r, st| Ok(op(a(r, st)?, c)))
+        }
+        (a, b) => {
+            let (a, b) = (compile(a), compile(b));
+            Box::new(move |r, st| Ok(op(a(r, st)?, b(r, st)?)))
+        }
     }
 }
 
