@@ -421,6 +421,70 @@ impl<'g, 's> Explorer<'g, 's> {
         }
     }
 
+    /// Runs a block that has no choice point (what follows a `last` choice): the statements of
+    /// [`Explorer::block`] without the continuation frames that only a choice point needs.
+    fn straight(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        stmts: &'g [Stmt],
+    ) -> Result<(), Box<EngineError>> {
+        for s in stmts {
+            if run.result.is_some() {
+                return Ok(());
+            }
+            match s {
+                Stmt::SetLocal {
+                    slot,
+                    op: AssignOp::Set,
+                    value,
+                } => run.locals[*slot as usize] = run.eval(st, value)?,
+                Stmt::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let branch = if run.eval(st, cond)?.truthy() {
+                        then
+                    } else {
+                        otherwise
+                    };
+                    self.straight(run, st, branch)?;
+                }
+                Stmt::While { cond, body, at } => {
+                    while run.result.is_none() && run.eval(st, cond)?.truthy() {
+                        run.tick(*at)?;
+                        self.straight(run, st, body)?;
+                    }
+                }
+                Stmt::For {
+                    slots,
+                    domain,
+                    filter,
+                    body,
+                    at,
+                } => {
+                    let start = self.options.len();
+                    run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                    for k in start..self.options.len() {
+                        if run.result.is_some() {
+                            break;
+                        }
+                        run.tick(*at)?;
+                        run.bind(slots, self.options[k]);
+                        self.straight(run, st, body)?;
+                    }
+                    self.options.truncate(start);
+                }
+                Stmt::Choose { at, .. } => {
+                    return Err(run.error(*at, "a choice where none was expected".into()));
+                }
+                _ => run.simple(st, s)?,
+            }
+        }
+        Ok(())
+    }
+
     /// Undoes the changes made since `mark`, to explore another option from the same position (in a
     /// search; a replay follows one path and keeps its changes).
     fn take_back(&self, st: &mut Scratch, mark: usize) {
@@ -544,11 +608,12 @@ impl<'g, 's> Explorer<'g, 's> {
         run.next_mover = found.decided.next_mover;
         run.preference = found.preference;
         run.bind(slots, choice.values);
-        // Nothing after a `last` choice forks, so each block runs to its end (or to a decided game).
+        // Nothing after a `last` choice forks: each block runs straight to its end (or to a decided
+        // game).
         self.rule = mv.rule;
-        self.block(&mut run, st, body, &Next::End)?;
+        self.straight(&mut run, st, body)?;
         for stmts in after.into_iter().rev() {
-            self.block(&mut run, st, stmts, &Next::End)?;
+            self.straight(&mut run, st, stmts)?;
         }
         Ok(Decided {
             again: run.again,
