@@ -335,9 +335,12 @@ impl Game {
             return Err(illegal("a throw is due before the next move".into()));
         }
         if mv.is_pass() {
-            let mut fallback = Vec::new();
-            self.search(st, true, false, 1, &mut fallback)?;
-            if self.has_ordinary_move(st)? || !fallback.is_empty() {
+            let has_fallback_move = || -> Result<bool, EngineError> {
+                let mut found = Vec::new();
+                self.search(st, true, false, 1, &mut found)?;
+                Ok(!found.is_empty())
+            };
+            if self.has_ordinary_move(st)? || has_fallback_move()? {
                 return Err(illegal(
                     "a player may pass only when no other move is legal".into(),
                 ));
