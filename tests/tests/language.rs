@@ -1125,3 +1125,52 @@ fn a_choice_of_sites_that_must_hold_pieces_lists_only_occupied_sites() {
         );
     }
 }
+
+#[test]
+fn a_successor_played_in_another_game_or_position_is_an_error_or_a_move_never_a_panic() {
+    // Successors are meant for the position they were found in. Played elsewhere they must not bring the
+    // engine down: in another game, or at another ply of the same game, they are refused.
+    let games: Vec<_> = [
+        "hat-diviyan-keliya",
+        "demala-diviyan-keliya",
+        "pancha-keliya/parker-1909",
+        "kerala",
+        "raja-pasu",
+    ]
+    .into_iter()
+    .map(keliya_tests::compile)
+    .collect();
+    let mut positions = Vec::new();
+    for c in &games {
+        let game = c.game();
+        let mut dice = keliya_play::Dice::new(7);
+        let mut st = game.initial_state();
+        for _ in 0..40 {
+            if st.result.is_some() {
+                break;
+            }
+            let outcomes = game.chance_outcomes(&st);
+            if !outcomes.is_empty() {
+                st = game.apply_chance(&st, outcomes[dice.below(outcomes.len())].0);
+                continue;
+            }
+            positions.push((game, st.clone()));
+            let mut found = game.successors(&st).unwrap();
+            let pick = found.swap_remove(dice.below(found.len()));
+            st = game.apply_successor(&st, pick).unwrap();
+        }
+    }
+    let mut refused = 0;
+    for (game, st) in &positions {
+        for (other, other_st) in positions.iter().step_by(7) {
+            for found in other.successors(other_st).unwrap() {
+                let same_place = std::ptr::eq(*game, *other) && st.ply == other_st.ply;
+                match game.apply_successor(st, found) {
+                    Ok(_) => assert!(same_place, "a move found elsewhere was played"),
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+    }
+    assert!(refused > 0);
+}

@@ -516,6 +516,7 @@ impl<'g, 's> Explorer<'g, 's> {
             } else {
                 Made::NotKept
             },
+            found_in: 0,
         });
         Ok(())
     }
@@ -558,6 +559,7 @@ impl<'g, 's> Explorer<'g, 's> {
                     locals: SmallVec::from_slice(&run.locals),
                     steps: run.steps,
                 },
+                found_in: 0,
             });
         }
     }

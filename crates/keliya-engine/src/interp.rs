@@ -70,6 +70,9 @@ pub struct Successor {
     pub(crate) preference: i64,
     pub(crate) decided: Decided,
     pub(crate) made: Made,
+    /// The game and the ply it was found in (`Game::stamp`), so that a successor played in another game
+    /// or at another point of the game is refused (set by `successors`).
+    pub(crate) found_in: u64,
 }
 
 thread_local! {
@@ -186,12 +189,24 @@ impl Game {
                 preference: 0,
                 decided: Decided::default(),
                 made: Made::Written(Changes::new()),
+                found_in: 0,
             });
+        }
+        let stamp = self.stamp(st);
+        for s in found.iter_mut() {
+            s.found_in = stamp;
         }
         Ok(())
     }
 
+    /// Where successors were found: the game (the address of its rules) and the position's ply, mixed
+    /// into one number. A check against playing a successor elsewhere, not a proof that it belongs.
+    fn stamp(&self, st: &State) -> u64 {
+        (self.rules.as_ptr() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(st.ply)
+    }
+
     /// The position after a move that [`Game::successors`] found in `st`: the same as `apply(st, &s.mv)`.
+    /// A successor found in another game, or at another ply of this one, is refused.
     pub fn apply_successor(&self, st: &State, s: Successor) -> Result<State, EngineError> {
         let pass = s.mv.is_pass();
         let not_found = || EngineError {
@@ -200,6 +215,9 @@ impl Game {
             message: "this move was not found in this position by `successors` (use `apply`)"
                 .into(),
         };
+        if s.found_in != self.stamp(st) {
+            return Err(not_found());
+        }
         match &s.made {
             Made::Written(changes) => {
                 let mut next = st.clone();
