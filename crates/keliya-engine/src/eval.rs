@@ -18,7 +18,7 @@ use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::Run;
 use crate::state::State;
-use crate::{Game, PieceId, RuleDef};
+use crate::{ChoicePath, Game, PieceId, RuleDef};
 
 type Eval = Result<Value, Box<EngineError>>;
 
@@ -547,7 +547,7 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
 fn record_choice_paths(
     stmts: &[Stmt],
     path: &mut Vec<(u16, u8)>,
-    paths: &mut [Option<Box<[(u16, u8)]>>],
+    paths: &mut [Option<ChoicePath>],
 ) {
     for (i, s) in stmts.iter().enumerate() {
         match s {

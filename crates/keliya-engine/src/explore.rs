@@ -498,12 +498,7 @@ impl<'g, 's> Explorer<'g, 's> {
         if self.mode == Mode::Replay && self.path.len() != self.given.len() {
             return Err(run.error(0, "the move's choices do not match the rule".into()));
         }
-        let decided = Decided {
-            again: run.again,
-            captured: run.captured,
-            result: run.result,
-            next_mover: run.next_mover,
-        };
+        let decided = run.decided();
         self.leaves.push(Successor {
             mv: Move {
                 rule: self.rule,
@@ -533,12 +528,7 @@ impl<'g, 's> Explorer<'g, 's> {
     /// choice decides which moves exist, so the rule stops here; the run as it is (locals, steps, what it
     /// has decided) is kept with each move to go on from when the move is played ([`Explorer::unpause`]).
     fn paused_leaves(&mut self, run: &Run<'g>, point: u16, start: usize) {
-        let decided = Decided {
-            again: run.again,
-            captured: run.captured,
-            result: run.result,
-            next_mover: run.next_mover,
-        };
+        let decided = run.decided();
         for k in start..self.options.len() {
             if self.full() {
                 break;
@@ -603,11 +593,7 @@ impl<'g, 's> Explorer<'g, 's> {
         if locals.len() != rule.locals {
             return Err(mismatch());
         }
-        let mut run = Run::resumed(game, mv.rule, locals, steps);
-        run.again = found.decided.again;
-        run.captured = found.decided.captured;
-        run.result = found.decided.result;
-        run.next_mover = found.decided.next_mover;
+        let mut run = Run::resumed(game, mv.rule, locals, steps, found.decided);
         run.preference = found.preference;
         run.bind(slots, choice.values);
         // Nothing after a `last` choice forks: each block runs straight to its end (or to a decided
@@ -617,12 +603,7 @@ impl<'g, 's> Explorer<'g, 's> {
         for stmts in after.into_iter().rev() {
             self.straight(&mut run, st, stmts)?;
         }
-        Ok(Decided {
-            again: run.again,
-            captured: run.captured,
-            result: run.result,
-            next_mover: run.next_mover,
-        })
+        Ok(run.decided())
     }
 }
 

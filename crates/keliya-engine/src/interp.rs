@@ -286,9 +286,14 @@ impl Game {
 
     /// `stuck`: no ordinary rule gives the player to move a move (fallback rules do not count).
     pub(crate) fn has_ordinary_move(&self, st: &State) -> Result<bool, EngineError> {
-        // One move is enough to know: stop at the first.
+        self.has_move(st, false)
+    }
+
+    /// Whether the ordinary (or the fallback) rules give the player to move a move: the search stops
+    /// at the first one.
+    fn has_move(&self, st: &State, fallback: bool) -> Result<bool, EngineError> {
         let mut found = Vec::new();
-        self.search(st, false, false, 1, &mut found)?;
+        self.search(st, fallback, false, 1, &mut found)?;
         Ok(!found.is_empty())
     }
 
@@ -353,12 +358,7 @@ impl Game {
             return Err(illegal("a throw is due before the next move".into()));
         }
         if mv.is_pass() {
-            let has_fallback_move = || -> Result<bool, EngineError> {
-                let mut found = Vec::new();
-                self.search(st, true, false, 1, &mut found)?;
-                Ok(!found.is_empty())
-            };
-            if self.has_ordinary_move(st)? || has_fallback_move()? {
+            if self.has_move(st, false)? || self.has_move(st, true)? {
                 return Err(illegal(
                     "a player may pass only when no other move is legal".into(),
                 ));

@@ -89,6 +89,9 @@ pub struct Caps {
     pub repetition: Option<u32>,
 }
 
+/// The way down a rule's body to a choice point (see [`Game::choice_paths`]).
+pub type ChoicePath = Box<[(u16, u8)]>;
+
 #[derive(Clone, Debug)]
 pub struct Game {
     pub name: String,
@@ -125,7 +128,7 @@ pub struct Game {
     /// of the statement at each level and, for an `if` on the way, its branch (0 `then`, 1 `else`). Only
     /// for choice points nested in choices and `if`s alone, the ones a search may pause at; set by
     /// [`Game::fold_constants`], so that a paused move finds its choice without a walk over the rule.
-    pub choice_paths: Vec<Option<Box<[(u16, u8)]>>>,
+    pub choice_paths: Vec<Option<ChoicePath>>,
 }
 
 impl Game {

@@ -4,6 +4,7 @@
 
 use keliya_board::SiteId;
 
+use crate::explore::Decided;
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::state::{Outcome, Reason, State};
@@ -162,12 +163,33 @@ impl<'a> Run<'a> {
         Run::with_locals(game, rule, 0)
     }
 
-    /// A run of `rule` going on from where a search paused it (see `Explorer::unpause`).
-    pub(crate) fn resumed(game: &'a Game, rule: u16, locals: &[Value], steps: u32) -> Self {
+    /// A run of `rule` going on from where a search paused it (see `Explorer::unpause`), with the
+    /// locals, loop steps and decisions it had there.
+    pub(crate) fn resumed(
+        game: &'a Game,
+        rule: u16,
+        locals: &[Value],
+        steps: u32,
+        decided: Decided,
+    ) -> Self {
         let mut run = Run::with_locals(game, rule, 0);
         run.locals = SmallVec::from_slice(locals);
         run.steps = steps;
+        run.again = decided.again;
+        run.captured = decided.captured;
+        run.result = decided.result;
+        run.next_mover = decided.next_mover;
         run
+    }
+
+    /// What the run has decided besides the position.
+    pub(crate) fn decided(&self) -> Decided {
+        Decided {
+            again: self.again,
+            captured: self.captured,
+            result: self.result,
+            next_mover: self.next_mover,
+        }
     }
 
     fn with_locals(game: &'a Game, rule: u16, locals: usize) -> Self {
