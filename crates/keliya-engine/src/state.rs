@@ -1,7 +1,5 @@
 use std::sync::Arc;
 
-use smallvec::SmallVec;
-
 use crate::{Game, PlayerId, Successor};
 
 /// Position hashes recorded since the last capture, newest first: a persistent list, so a state and the
@@ -77,10 +75,94 @@ impl Drop for History {
     }
 }
 
-/// Piece counts per (site, kind); inline up to 64 cells so small boards never allocate.
-pub type Counts = SmallVec<[u16; 64]>;
-/// Variable values; inline up to 8.
-pub type Vars = SmallVec<[i64; 8]>;
+/// Piece counts per (site, kind).
+pub type Counts = Cells<u16>;
+/// Variable values; inline up to 8 (a pooled list like the counts' costs more than it saves here).
+pub type Vars = smallvec::SmallVec<[i64; 8]>;
+
+/// A list of numbers of a position: a plain list, so that reading one is one load (an inline small
+/// vector pays a test of where its items are on every read). The lists of dropped positions are kept
+/// per thread for the next copies, so a playout does not allocate per move.
+#[derive(Default, PartialEq, Eq, Hash)]
+pub struct Cells<T: Spare>(Vec<T>);
+
+/// A kind of number kept in [`Cells`], with its thread's lists no longer used.
+pub trait Spare: Copy + 'static {
+    fn spare() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<Self>>>>;
+}
+
+thread_local! {
+    static SPARE_COUNTS: std::cell::RefCell<Vec<Vec<u16>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Spare for u16 {
+    fn spare() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<u16>>>> {
+        &SPARE_COUNTS
+    }
+}
+
+/// How many unused lists of each kind a thread keeps: a playout holds a few positions at once.
+const SPARE_KEPT: usize = 8;
+
+impl<T: Spare> Cells<T> {
+    pub fn from_slice(items: &[T]) -> Cells<T> {
+        let spare = T::spare()
+            .try_with(|spare| spare.borrow_mut().pop())
+            .ok()
+            .flatten();
+        let mut list = spare.unwrap_or_default();
+        list.clear();
+        list.extend_from_slice(items);
+        Cells(list)
+    }
+}
+
+impl<T: Spare> Clone for Cells<T> {
+    fn clone(&self) -> Cells<T> {
+        Cells::from_slice(&self.0)
+    }
+}
+
+impl<T: Spare> Drop for Cells<T> {
+    fn drop(&mut self) {
+        if self.0.capacity() == 0 {
+            return;
+        }
+        let list = std::mem::take(&mut self.0);
+        // (Not kept while the thread's storage is being torn down.)
+        let _ = T::spare().try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_KEPT {
+                spare.push(list);
+            }
+        });
+    }
+}
+
+impl<T: Spare> std::ops::Deref for Cells<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: Spare> std::ops::DerefMut for Cells<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T: Spare> FromIterator<T> for Cells<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Cells<T> {
+        Cells(items.into_iter().collect())
+    }
+}
+
+impl<T: Spare + std::fmt::Debug> std::fmt::Debug for Cells<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CapKind {
@@ -222,7 +304,7 @@ impl std::fmt::Debug for FoundMoves {
 impl Clone for State {
     fn clone(&self) -> Self {
         State {
-            counts: Counts::from_slice(&self.counts),
+            counts: self.counts.clone(),
             vars: Vars::from_slice(&self.vars),
             to_move: self.to_move,
             throw: self.throw,
@@ -260,10 +342,10 @@ impl State {
             h ^= x;
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
         };
-        for &c in &self.counts {
+        for &c in self.counts.iter() {
             eat(c as u64);
         }
-        for &v in &self.vars {
+        for &v in self.vars.iter() {
             eat(v as u64);
         }
         // The throw is not part of the position: a position repeats whatever was thrown in it.
