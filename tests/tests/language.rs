@@ -416,6 +416,14 @@ fn choices_inside_loops_follow_every_path_from_the_position_so_far() {
     // Two yes/no choices in the `for` (s1, s2; s4 was filled first and is skipped), then the ways to
     // count down 2 in steps of 1 or 2: (1, 1) or (2). 2 * 2 * 2 = 8 moves.
     assert_eq!(moves.len(), 8, "{:?}", s.moves());
+    // `advance`, which changes a position given up instead of copying it, makes the same positions.
+    for (mv, found) in moves.iter().zip(game.successors(&st).unwrap()) {
+        let given_up = st.clone();
+        assert_eq!(
+            game.advance(given_up, found).unwrap(),
+            game.apply(&st, mv).unwrap()
+        );
+    }
     let mut kept_seen = Vec::new();
     let successors = game.successors(&st).unwrap();
     for (mv, found) in moves.iter().zip(successors) {
@@ -927,6 +935,14 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
     let successors = game.successors(&st).unwrap();
     assert_eq!(moves.len(), 6, "two pawns, three empty points each");
     assert_eq!(successors.len(), moves.len());
+    for (mv, found) in moves.iter().zip(game.successors(&st).unwrap()) {
+        let given_up = st.clone();
+        assert_eq!(
+            game.advance(given_up, found).unwrap(),
+            game.apply(&st, mv).unwrap(),
+            "a paused move played on the position given up"
+        );
+    }
     for (mv, found) in moves.iter().zip(successors) {
         assert_eq!(&found.mv, mv, "same moves in the same order");
         let after = game.apply(&st, mv).unwrap();
@@ -1165,7 +1181,7 @@ fn a_successor_played_in_another_game_or_position_is_an_error_or_a_move_never_a_
         for (other, other_st) in positions.iter().step_by(7) {
             for found in other.successors(other_st).unwrap() {
                 let same_place = std::ptr::eq(*game, *other) && st.ply == other_st.ply;
-                match game.apply_successor(st, found) {
+                match game.advance(st.clone(), found) {
                     Ok(_) => assert!(same_place, "a move found elsewhere was played"),
                     Err(_) => refused += 1,
                 }

@@ -208,6 +208,13 @@ impl Game {
     /// The position after a move that [`Game::successors`] found in `st`: the same as `apply(st, &s.mv)`.
     /// A successor found in another game, or at another ply of this one, is refused.
     pub fn apply_successor(&self, st: &State, s: Successor) -> Result<State, EngineError> {
+        self.advance(st.clone(), s)
+    }
+
+    /// [`Game::apply_successor`] on a position the caller gives up, which is changed into the next one
+    /// instead of copied (a playout keeps only its latest position). On an error the position is lost
+    /// with the move.
+    pub fn advance(&self, st: State, s: Successor) -> Result<State, EngineError> {
         let pass = s.mv.is_pass();
         let not_found = || EngineError {
             rule: self.rule_name(s.mv.rule).to_string(),
@@ -215,12 +222,12 @@ impl Game {
             message: "this move was not found in this position by `successors` (use `apply`)"
                 .into(),
         };
-        if s.found_in != self.stamp(st) {
+        if s.found_in != self.stamp(&st) {
             return Err(not_found());
         }
         match &s.made {
             Made::Written(changes) => {
-                let mut next = st.clone();
+                let mut next = st;
                 if !replay(&mut next, changes) {
                     return Err(not_found());
                 }
@@ -228,7 +235,7 @@ impl Game {
             }
             Made::Paused { locals, steps } => {
                 let mut explorer = Explorer::new(self, Mode::Replay, false, Vec::new());
-                let mut scratch = Scratch::new(st);
+                let mut scratch = Scratch::from_state(st);
                 let decided = explorer.unpause(&mut scratch, &s, locals, *steps)?;
                 self.finish(scratch.into_state(), decided, false)
             }

@@ -52,8 +52,12 @@ pub(crate) enum Undo {
 
 impl Scratch {
     pub(crate) fn new(st: &State) -> Self {
+        Scratch::from_state(st.clone())
+    }
+    /// A working copy that is the position itself (a move played on a position given up).
+    pub(crate) fn from_state(state: State) -> Self {
         Scratch {
-            state: st.clone(),
+            state,
             trail: SmallVec::new(),
         }
     }

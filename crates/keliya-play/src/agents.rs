@@ -242,7 +242,7 @@ impl MctsAgent {
             }
             game.successors_into(&st, &mut found)?;
             let pick = found.swap_remove(dice.below(found.len()));
-            st = game.apply_successor(&st, pick)?;
+            st = game.advance(st, pick)?;
             plies += 1;
         }
         Ok(Self::rewards(game, &st))

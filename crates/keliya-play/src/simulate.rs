@@ -103,7 +103,7 @@ pub fn play_game_with(
         if keep_moves {
             moves.push(game.notation(&chosen.mv));
         }
-        st = game.apply_successor(&st, chosen)?;
+        st = game.advance(st, chosen)?;
         steps += 1;
         check(game, &st, detail, steps)?;
     }
@@ -144,7 +144,7 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
         // one list serves every move.
         game.successors_into(&st, &mut found)?;
         let pick = found.swap_remove(dice.below(found.len()));
-        st = game.apply_successor(&st, pick)?;
+        st = game.advance(st, pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);
