@@ -420,7 +420,7 @@ fn choices_inside_loops_follow_every_path_from_the_position_so_far() {
     for (mv, found) in moves.iter().zip(game.successors(&st).unwrap()) {
         let given_up = st.clone();
         assert_eq!(
-            game.advance(given_up, found).unwrap(),
+            game.advance(given_up, &found).unwrap(),
             game.apply(&st, mv).unwrap()
         );
     }
@@ -938,7 +938,7 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
     for (mv, found) in moves.iter().zip(game.successors(&st).unwrap()) {
         let given_up = st.clone();
         assert_eq!(
-            game.advance(given_up, found).unwrap(),
+            game.advance(given_up, &found).unwrap(),
             game.apply(&st, mv).unwrap(),
             "a paused move played on the position given up"
         );
@@ -1181,7 +1181,7 @@ fn a_successor_played_in_another_game_or_position_is_an_error_or_a_move_never_a_
         for (other, other_st) in positions.iter().step_by(7) {
             for found in other.successors(other_st).unwrap() {
                 let same_place = std::ptr::eq(*game, *other) && st.ply == other_st.ply;
-                match game.advance(st.clone(), found) {
+                match game.advance(st.clone(), &found) {
                     Ok(_) => assert!(same_place, "a move found elsewhere was played"),
                     Err(_) => refused += 1,
                 }

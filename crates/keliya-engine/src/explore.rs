@@ -102,7 +102,16 @@ impl Drop for Explorer<'_, '_> {
     fn drop(&mut self) {
         let mut options = std::mem::take(&mut self.options);
         options.clear();
-        SPARE_OPTIONS.with(|spare| spare.set(options));
+        // An explorer made while another held the list (a search in the end conditions of a move
+        // being played) gives back the larger of the two.
+        SPARE_OPTIONS.with(|spare| {
+            let other = spare.take();
+            spare.set(if other.capacity() > options.capacity() {
+                other
+            } else {
+                options
+            });
+        });
     }
 }
 

@@ -208,13 +208,13 @@ impl Game {
     /// The position after a move that [`Game::successors`] found in `st`: the same as `apply(st, &s.mv)`.
     /// A successor found in another game, or at another ply of this one, is refused.
     pub fn apply_successor(&self, st: &State, s: Successor) -> Result<State, EngineError> {
-        self.advance(st.clone(), s)
+        self.advance(st.clone(), &s)
     }
 
     /// [`Game::apply_successor`] on a position the caller gives up, which is changed into the next one
     /// instead of copied (a playout keeps only its latest position). On an error the position is lost
     /// with the move.
-    pub fn advance(&self, st: State, s: Successor) -> Result<State, EngineError> {
+    pub fn advance(&self, st: State, s: &Successor) -> Result<State, EngineError> {
         let pass = s.mv.is_pass();
         let not_found = || EngineError {
             rule: self.rule_name(s.mv.rule).to_string(),
@@ -234,9 +234,13 @@ impl Game {
                 self.finish(next, s.decided, pass)
             }
             Made::Paused { locals, steps } => {
-                let mut explorer = Explorer::new(self, Mode::Replay, false, Vec::new());
                 let mut scratch = Scratch::from_state(st);
-                let decided = explorer.unpause(&mut scratch, &s, locals, *steps)?;
+                let decided = Explorer::new(self, Mode::Replay, false, Vec::new()).unpause(
+                    &mut scratch,
+                    s,
+                    locals,
+                    *steps,
+                )?;
                 self.finish(scratch.into_state(), decided, false)
             }
             Made::NotKept => Err(not_found()),
@@ -465,9 +469,12 @@ impl Game {
 
     /// Settles the position a player is about to move in: end conditions first, then caps, then a due throw.
     fn begin_turn(&self, st: &mut State) -> Result<(), EngineError> {
+        // End conditions read no locals: one run serves them all, its record of configurations
+        // (`seen_before`) cleared for each.
+        let mut run = Run::new(self, PASS_RULE);
+        run.settling = true;
         for (i, end) in self.ends.iter().enumerate() {
-            let mut run = Run::new(self, PASS_RULE);
-            run.settling = true;
+            run.seen.get_mut().clear();
             if run.eval(st, &end.when)?.truthy() {
                 let winner = match &end.winner {
                     None => None,

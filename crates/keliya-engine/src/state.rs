@@ -15,15 +15,23 @@ struct Recorded {
 }
 
 thread_local! {
-    /// A node of a history no longer used, kept for the next position recorded on this thread (no
-    /// allocation per move).
-    static SPARE_RECORD: std::cell::Cell<Option<Arc<Recorded>>> = const { std::cell::Cell::new(None) };
+    /// Nodes of histories no longer used, kept for the next positions recorded on this thread: a
+    /// history grows by one node per move and is dropped whole at a capture or at the end of a game,
+    /// so a playout allocates no node once the first few games have been played.
+    static SPARE_RECORDS: std::cell::RefCell<Vec<Arc<Recorded>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
+
+/// How many unused nodes a thread keeps.
+const SPARE_RECORDS_KEPT: usize = 256;
 
 impl History {
     pub fn push(&mut self, hash: u64) {
         let earlier = std::mem::take(self);
-        let node = match SPARE_RECORD.try_with(|spare| spare.take()).ok().flatten() {
+        let spare = SPARE_RECORDS
+            .try_with(|spare| spare.borrow_mut().pop())
+            .ok()
+            .flatten();
+        let node = match spare {
             Some(mut spare) => match Arc::get_mut(&mut spare) {
                 Some(record) => {
                     record.hash = hash;
@@ -54,8 +62,8 @@ impl History {
     }
 }
 
-/// Unlinks a long history one entry at a time: dropping it recursively could overflow the stack. One
-/// node no longer used is kept for the next `push` on this thread.
+/// Unlinks a long history one entry at a time: dropping it recursively could overflow the stack. The
+/// nodes no longer used are kept for the next `push` on this thread, up to a bound.
 impl Drop for History {
     fn drop(&mut self) {
         let mut next = self.0.take();
@@ -64,9 +72,11 @@ impl Drop for History {
                 Some(only) => {
                     next = only.earlier.0.take();
                     // (Not kept while the thread's storage is being torn down.)
-                    let _ = SPARE_RECORD.try_with(|spare| {
-                        let kept = spare.take();
-                        spare.set(Some(kept.unwrap_or(shared)));
+                    let _ = SPARE_RECORDS.try_with(|spare| {
+                        let mut spare = spare.borrow_mut();
+                        if spare.len() < SPARE_RECORDS_KEPT {
+                            spare.push(shared);
+                        }
                     });
                 }
                 None => break, // still used by another state
@@ -250,24 +260,34 @@ thread_local! {
 
 impl FoundMoves {
     pub(crate) fn keep(&self, game: &Game, st: &State, moves: Vec<Successor>) {
-        let found = Found {
-            game: game.rules.as_ptr() as usize,
-            counts: Counts::from_slice(&st.counts),
-            vars: Vars::from_slice(&st.vars),
-            to_move: st.to_move,
-            throw: st.throw,
-            ply: st.ply,
-            turn: st.turn,
-            moves,
-        };
-        let boxed = match SPARE_FOUND.with(|spare| spare.take()) {
+        let game = game.rules.as_ptr() as usize;
+        let found = match SPARE_FOUND.with(|spare| spare.take()) {
+            // The spare box's lists are refilled where they are.
             Some(mut spare) => {
-                *spare = found;
+                spare.counts.clear();
+                spare.counts.extend_from_slice(&st.counts);
+                spare.vars.clear();
+                spare.vars.extend_from_slice(&st.vars);
+                spare.game = game;
+                spare.to_move = st.to_move;
+                spare.throw = st.throw;
+                spare.ply = st.ply;
+                spare.turn = st.turn;
+                spare.moves = moves;
                 spare
             }
-            None => Box::new(found),
+            None => Box::new(Found {
+                game,
+                counts: st.counts.clone(),
+                vars: Vars::from_slice(&st.vars),
+                to_move: st.to_move,
+                throw: st.throw,
+                ply: st.ply,
+                turn: st.turn,
+                moves,
+            }),
         };
-        self.0.set(Some(boxed));
+        self.0.set(Some(found));
     }
     /// The moves kept for `st`, if they were found in a position like it in every part the rules read.
     pub(crate) fn take(&self, game: &Game, st: &State) -> Option<Vec<Successor>> {

@@ -241,7 +241,7 @@ impl MctsAgent {
                 continue;
             }
             game.successors_into(&st, &mut found)?;
-            let pick = found.swap_remove(dice.below(found.len()));
+            let pick = &found[dice.below(found.len())];
             st = game.advance(st, pick)?;
             plies += 1;
         }

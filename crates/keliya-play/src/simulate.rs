@@ -99,7 +99,7 @@ pub fn play_game_with(
         game.successors_into(&st, &mut legal)?;
         let seat = st.to_move as usize % agents.len();
         let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
-        let chosen = legal.swap_remove(k);
+        let chosen = &legal[k];
         if keep_moves {
             moves.push(game.notation(&chosen.mv));
         }
@@ -143,7 +143,7 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
         // The moves come with what makes their positions, so the chosen move's rule is not run again;
         // one list serves every move.
         game.successors_into(&st, &mut found)?;
-        let pick = found.swap_remove(dice.below(found.len()));
+        let pick = &found[dice.below(found.len())];
         st = game.advance(st, pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
