@@ -174,6 +174,10 @@ impl Board {
     pub fn playing_sites(&self) -> impl Iterator<Item = SiteId> + '_ {
         self.playing.iter().copied()
     }
+    /// The on-board sites, in order, as a list.
+    pub fn playing_list(&self) -> &[SiteId] {
+        &self.playing
+    }
 }
 
 impl BoardSpec {

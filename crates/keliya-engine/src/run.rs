@@ -365,12 +365,8 @@ impl<'a> Run<'a> {
                 if let Value::Piece(p) = self.eval(st, piece)? {
                     // A plain loop over the counts, with room made once: the commonest domain of all.
                     let k = g.piece_count();
-                    items.reserve(g.board.len());
-                    for s in g.board.playing_sites() {
-                        if st.counts[s as usize * k + p as usize] > 0 {
-                            items.push([Value::Site(s), Value::None]);
-                        }
-                    }
+                    let holds = |s: SiteId| st.counts[s as usize * k + p as usize] > 0;
+                    list_sites(g.board.playing_list(), holds, items);
                 }
             }
             Domain::Neighbours(e) => {
@@ -416,12 +412,9 @@ impl<'a> Run<'a> {
                     items.push([Value::Site(s), Value::None]);
                 }
             }
-            Domain::Occupied => items.extend(
-                g.board
-                    .playing_sites()
-                    .filter(|&s| st.site_total(g, s) > 0)
-                    .map(|s| [Value::Site(s), Value::None]),
-            ),
+            Domain::Occupied => {
+                list_sites(g.board.playing_list(), |s| st.site_total(g, s) > 0, items)
+            }
             Domain::Players => items.extend(
                 g.turn_order
                     .iter()
@@ -432,13 +425,12 @@ impl<'a> Run<'a> {
             // The commonest filters (`empty(to)`, `has(over, prey) and empty(to)`) are tested on each
             // option's values directly, without binding them and calling the compiled filter.
             Some(f) if let Some(test) = SiteTest::of(f.source(), slots) => {
+                // Without a branch per option, as above.
                 let mut kept = start;
                 for k in start..items.len() {
                     let values = items[k];
-                    if test.holds(values, g, st) {
-                        items[kept] = values;
-                        kept += 1;
-                    }
+                    items[kept] = values;
+                    kept += usize::from(test.holds(values, g, st));
                 }
                 items.truncate(kept);
             }
@@ -603,7 +595,8 @@ impl SiteTest {
     fn holds(self, values: [Value; 2], g: &Game, st: &State) -> bool {
         match self {
             SiteTest::One(a) => a.holds(values, g, st),
-            SiteTest::Both(a, b) => a.holds(values, g, st) && b.holds(values, g, st),
+            // Both tested, without a branch between them (neither has an effect).
+            SiteTest::Both(a, b) => a.holds(values, g, st) & b.holds(values, g, st),
         }
     }
 }
@@ -617,6 +610,38 @@ impl SiteIs {
                 matches!(values[i], Value::Site(s) if st.count(g, s, piece) > 0)
             }
         }
+    }
+}
+
+/// Adds the sites of `sites` that satisfy `holds` to `items`, in order. Pieces stand on random-looking
+/// sites, so a branch per site would often be mispredicted: on boards of up to 64 sites the test is made
+/// on every site first, into a bit set, and the sites are then listed from its bits.
+#[inline]
+pub(crate) fn list_sites(
+    sites: &[SiteId],
+    holds: impl Fn(SiteId) -> bool,
+    items: &mut Vec<[Value; 2]>,
+) {
+    if sites.len() > 64 {
+        items.extend(
+            sites
+                .iter()
+                .filter(|&&s| holds(s))
+                .map(|&s| [Value::Site(s), Value::None]),
+        );
+        return;
+    }
+    let mut set = 0u64;
+    for (i, &s) in sites.iter().enumerate() {
+        set |= u64::from(holds(s)) << i;
+    }
+    items.reserve(set.count_ones() as usize);
+    while set != 0 {
+        items.push([
+            Value::Site(sites[set.trailing_zeros() as usize]),
+            Value::None,
+        ]);
+        set &= set - 1;
     }
 }
 

@@ -208,3 +208,23 @@ fn history_is_shared_counts_and_drops_a_long_chain_without_recursion() {
     }
     drop(long);
 }
+#[test]
+fn sites_are_listed_in_order_on_boards_of_any_size() {
+    // Boards of up to 64 sites are listed through a bit set, larger ones by a plain filter: both give
+    // the sites that hold, in order.
+    for n in [0u16, 1, 10, 63, 64, 65, 71, 200] {
+        let sites: Vec<keliya_board::SiteId> = (0..n).map(|s| s * 3 % 256).collect();
+        let holds = |s: keliya_board::SiteId| s % 7 == 1 || s % 5 == 0;
+        let mut listed = vec![[Value::Int(-1), Value::None]];
+        crate::run::list_sites(&sites, holds, &mut listed);
+        let expected: Vec<_> = std::iter::once([Value::Int(-1), Value::None])
+            .chain(
+                sites
+                    .iter()
+                    .filter(|&&s| holds(s))
+                    .map(|&s| [Value::Site(s), Value::None]),
+            )
+            .collect();
+        assert_eq!(listed, expected, "{n} sites");
+    }
+}
