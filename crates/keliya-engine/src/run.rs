@@ -176,14 +176,20 @@ impl<'a> Run<'a> {
         steps: u32,
         decided: Decided,
     ) -> Self {
-        let mut run = Run::with_locals(game, rule, 0);
-        run.locals = SmallVec::from_slice(locals);
-        run.steps = steps;
-        run.again = decided.again;
-        run.captured = decided.captured;
-        run.result = decided.result;
-        run.next_mover = decided.next_mover;
-        run
+        // One literal, so that the run is built where the caller keeps it, not copied there.
+        Run {
+            game,
+            rule,
+            locals: SmallVec::from_slice(locals),
+            again: decided.again,
+            captured: decided.captured,
+            result: decided.result,
+            next_mover: decided.next_mover,
+            preference: 0,
+            steps,
+            seen: std::cell::RefCell::new(Vec::new()),
+            settling: false,
+        }
     }
 
     /// What the run has decided besides the position.
