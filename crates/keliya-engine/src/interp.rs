@@ -410,7 +410,7 @@ impl Game {
         next.throw = None;
         if captured {
             next.quiet_turns = 0;
-            next.history = Default::default();
+            next.history.clear();
         }
         if let Some(outcome) = decided.result {
             next.result = Some(outcome);

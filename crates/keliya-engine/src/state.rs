@@ -2,86 +2,69 @@ use std::sync::Arc;
 
 use crate::{Game, PlayerId, Successor};
 
-/// Position hashes recorded since the last capture, newest first: a persistent list, so a state and the
-/// states made from it share their past, copying a state copies one pointer, and recording a position
-/// never copies the earlier ones.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct History(Option<Arc<Recorded>>);
-
-#[derive(Debug, PartialEq, Eq, Hash)]
-struct Recorded {
-    hash: u64,
-    earlier: History,
-}
-
-thread_local! {
-    /// Nodes of histories no longer used, kept for the next positions recorded on this thread: a
-    /// history grows by one node per move and is dropped whole at a capture or at the end of a game,
-    /// so a playout allocates no node once the first few games have been played.
-    static SPARE_RECORDS: std::cell::RefCell<Vec<Arc<Recorded>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// How many unused nodes a thread keeps.
-const SPARE_RECORDS_KEPT: usize = 256;
+/// Position hashes recorded since the last capture, oldest first, in one list shared by a state and its
+/// copies: copying a state copies one pointer. The first position recorded in a copy copies the list
+/// (a playout, which changes its one state in place, never does); reading it (`count`) is a scan of
+/// contiguous memory.
+#[derive(Clone, Default)]
+pub struct History(Option<Arc<Vec<u64>>>);
 
 impl History {
     pub fn push(&mut self, hash: u64) {
-        let earlier = std::mem::take(self);
-        let spare = SPARE_RECORDS
-            .try_with(|spare| spare.borrow_mut().pop())
-            .ok()
-            .flatten();
-        let node = match spare {
-            Some(mut spare) => match Arc::get_mut(&mut spare) {
-                Some(record) => {
-                    record.hash = hash;
-                    record.earlier = earlier;
-                    spare
+        match &mut self.0 {
+            Some(list) => match Arc::get_mut(list) {
+                Some(only) => only.push(hash),
+                None => {
+                    let mut copy = Vec::with_capacity(list.len() + 32);
+                    copy.extend_from_slice(list);
+                    copy.push(hash);
+                    *list = Arc::new(copy);
                 }
-                None => Arc::new(Recorded { hash, earlier }),
             },
-            None => Arc::new(Recorded { hash, earlier }),
-        };
-        *self = History(Some(node));
+            None => self.0 = Some(Arc::new(vec![hash])),
+        }
+    }
+    /// Forgets every position (a capture): the list is emptied in place when no copy shares it.
+    pub fn clear(&mut self) {
+        match &mut self.0 {
+            Some(list) => match Arc::get_mut(list) {
+                Some(only) => only.clear(),
+                None => self.0 = None,
+            },
+            None => {}
+        }
+    }
+    fn recorded(&self) -> &[u64] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
     }
     /// The most recent position recorded.
     pub fn last(&self) -> Option<u64> {
-        self.0.as_ref().map(|r| r.hash)
+        self.recorded().last().copied()
     }
     /// Every recorded hash, newest first.
     pub fn iter(&self) -> impl Iterator<Item = u64> + '_ {
-        let mut at = self.0.as_deref();
-        std::iter::from_fn(move || {
-            let r = at?;
-            at = r.earlier.0.as_deref();
-            Some(r.hash)
-        })
+        self.recorded().iter().rev().copied()
     }
     pub fn count(&self, hash: u64) -> usize {
-        self.iter().filter(|&h| h == hash).count()
+        self.recorded().iter().filter(|&&h| h == hash).count()
     }
 }
 
-/// Unlinks a long history one entry at a time: dropping it recursively could overflow the stack. The
-/// nodes no longer used are kept for the next `push` on this thread, up to a bound.
-impl Drop for History {
-    fn drop(&mut self) {
-        let mut next = self.0.take();
-        while let Some(mut shared) = next {
-            match Arc::get_mut(&mut shared) {
-                Some(only) => {
-                    next = only.earlier.0.take();
-                    // (Not kept while the thread's storage is being torn down.)
-                    let _ = SPARE_RECORDS.try_with(|spare| {
-                        let mut spare = spare.borrow_mut();
-                        if spare.len() < SPARE_RECORDS_KEPT {
-                            spare.push(shared);
-                        }
-                    });
-                }
-                None => break, // still used by another state
-            }
-        }
+/// Histories are equal when they record the same positions, however they are stored.
+impl PartialEq for History {
+    fn eq(&self, other: &History) -> bool {
+        self.recorded() == other.recorded()
+    }
+}
+impl Eq for History {}
+impl std::hash::Hash for History {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.recorded().hash(state)
+    }
+}
+impl std::fmt::Debug for History {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 

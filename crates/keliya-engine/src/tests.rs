@@ -192,7 +192,7 @@ fn the_turn_cap_ends_a_shuffle_as_a_draw() {
 }
 
 #[test]
-fn history_is_shared_counts_and_drops_a_long_chain_without_recursion() {
+fn history_is_shared_until_changed_counts_and_clears() {
     let mut a = History::default();
     a.push(1);
     a.push(2);
@@ -202,6 +202,17 @@ fn history_is_shared_counts_and_drops_a_long_chain_without_recursion() {
     assert_eq!(b.count(1), 2);
     assert_eq!(b.last(), Some(1));
     assert_eq!(b.iter().collect::<Vec<_>>(), [1, 2, 1]);
+    // Clearing a shared history leaves its copies as they were; an emptied history equals a new one.
+    let c = b.clone();
+    b.clear();
+    assert_eq!(b, History::default());
+    assert_eq!(c.iter().collect::<Vec<_>>(), [1, 2, 1]);
+    let mut d = c.clone();
+    drop(c);
+    d.clear();
+    d.push(5);
+    assert_eq!(d.iter().collect::<Vec<_>>(), [5]);
+    assert_eq!(a.iter().collect::<Vec<_>>(), [2, 1]);
     let mut long = History::default();
     for i in 0..1_000_000 {
         long.push(i);
