@@ -6,7 +6,11 @@ use keliya_board::SiteId;
 pub use crate::compile::Compiled;
 use crate::{PieceId, PlayerId};
 
+/// A whole word for the kind, so that every payload sits in the second word: a value is then copied as
+/// two words. (With a one-byte kind the small payloads share the first word, and copying a value just
+/// written reads it back in odd pieces, which stalls.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u64)]
 pub enum Value {
     None,
     Int(i64),
