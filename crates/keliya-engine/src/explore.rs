@@ -138,13 +138,12 @@ impl<'g, 's> Explorer<'g, 's> {
     }
 
     /// Stop once this many moves are found.
-    pub(crate) fn limit(mut self, limit: usize) -> Self {
+    pub(crate) fn set_limit(&mut self, limit: usize) {
         self.limit = limit;
         if limit == usize::MAX {
             // Room for the moves of a typical position, so the list is not copied as it grows.
             self.leaves.reserve(24);
         }
-        self
     }
 
     pub(crate) fn full(&self) -> bool {

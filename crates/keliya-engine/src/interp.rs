@@ -142,10 +142,14 @@ impl Game {
     }
 
     pub fn apply_chance(&self, st: &State, outcome: u8) -> State {
-        let mut next = st.clone();
-        next.throw = Some(outcome);
-        next.chance_due = false;
-        next
+        self.advance_chance(st.clone(), outcome)
+    }
+
+    /// [`Game::apply_chance`] on a position the caller gives up (no copy, as [`Game::advance`]).
+    pub fn advance_chance(&self, mut st: State, outcome: u8) -> State {
+        st.throw = Some(outcome);
+        st.chance_due = false;
+        st
     }
 
     /// All legal moves of the player to move. A player with no move gets the single move `pass`.
@@ -329,8 +333,8 @@ impl Game {
         limit: usize,
         found: &mut Vec<Successor>,
     ) -> Result<(), EngineError> {
-        let mut explorer =
-            Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found)).limit(limit);
+        let mut explorer = Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found));
+        explorer.set_limit(limit);
         let mut scratch = Scratch::new(st);
         for (i, rule) in self.rules.iter().enumerate() {
             if explorer.full() {
