@@ -1167,7 +1167,11 @@ fn a_successor_played_in_another_game_or_position_is_an_error_or_a_move_never_a_
             }
             let outcomes = game.chance_outcomes(&st);
             if !outcomes.is_empty() {
-                st = game.apply_chance(&st, outcomes[dice.below(outcomes.len())].0);
+                let outcome = outcomes[dice.below(outcomes.len())].0;
+                let thrown = game.apply_chance(&st, outcome);
+                st = game.advance_chance(st, outcome);
+                assert_eq!(st, thrown, "a throw recorded on the position given up");
+                assert!(st.throw.is_some() && !st.chance_due);
                 continue;
             }
             positions.push((game, st.clone()));
