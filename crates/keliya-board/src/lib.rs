@@ -134,10 +134,12 @@ impl Board {
     pub fn names(&self) -> &[String] {
         &self.names
     }
+    #[inline]
     pub fn neighbours(&self, s: SiteId) -> &[SiteId] {
         let s = s as usize;
         &self.neighbours[self.neighbour_start[s] as usize..self.neighbour_start[s + 1] as usize]
     }
+    #[inline]
     pub fn leaps(&self, s: SiteId) -> &[(SiteId, SiteId)] {
         let s = s as usize;
         &self.leaps[self.leap_start[s] as usize..self.leap_start[s + 1] as usize]
@@ -175,6 +177,7 @@ impl Board {
         self.playing.iter().copied()
     }
     /// The on-board sites, in order, as a list.
+    #[inline]
     pub fn playing_list(&self) -> &[SiteId] {
         &self.playing
     }

@@ -336,6 +336,9 @@ impl Game {
         let mut explorer = Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found));
         explorer.set_limit(limit);
         let mut scratch = Scratch::new(st);
+        // One run evaluates every rule's condition (conditions read no locals), named after the rule
+        // whose condition it evaluates, its record of configurations cleared for each.
+        let mut condition = Run::condition(self, 0);
         for (i, rule) in self.rules.iter().enumerate() {
             if explorer.full() {
                 break;
@@ -343,10 +346,12 @@ impl Game {
             if rule.fallback != fallback || rule.player.is_some_and(|p| p != st.to_move) {
                 continue;
             }
-            if let Some(when) = &rule.when
-                && !Run::condition(self, i as u16).eval(st, when)?.truthy()
-            {
-                continue;
+            if let Some(when) = &rule.when {
+                condition.rule = i as u16;
+                condition.seen.get_mut().clear();
+                if !condition.eval(st, when)?.truthy() {
+                    continue;
+                }
             }
             let explored = explorer.rule(&mut scratch, i as u16, &[]);
             if let Err(e) = explored {
