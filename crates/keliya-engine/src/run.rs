@@ -369,7 +369,7 @@ impl<'a> Run<'a> {
             ),
             Domain::SitesWith(piece) => {
                 if let Value::Piece(p) = self.eval(st, piece)? {
-                    // A plain loop over the counts, with room made once: the commonest domain of all.
+                    // The commonest domain of all.
                     let k = g.piece_count();
                     let holds = |s: SiteId| st.counts[s as usize * k + p as usize] > 0;
                     list_sites(g.board.playing_list(), holds, items);

@@ -26,12 +26,11 @@ impl History {
     }
     /// Forgets every position (a capture): the list is emptied in place when no copy shares it.
     pub fn clear(&mut self) {
-        match &mut self.0 {
-            Some(list) => match Arc::get_mut(list) {
+        if let Some(list) = &mut self.0 {
+            match Arc::get_mut(list) {
                 Some(only) => only.clear(),
                 None => self.0 = None,
-            },
-            None => {}
+            }
         }
     }
     fn recorded(&self) -> &[u64] {
@@ -68,90 +67,78 @@ impl std::fmt::Debug for History {
     }
 }
 
-/// Piece counts per (site, kind).
-pub type Counts = Cells<u16>;
 /// Variable values; inline up to 8 (a pooled list like the counts' costs more than it saves here).
 pub type Vars = smallvec::SmallVec<[i64; 8]>;
 
-/// A list of numbers of a position: a plain list, so that reading one is one load (an inline small
+/// Piece counts per (site, kind): a plain list, so that reading a count is one load (an inline small
 /// vector pays a test of where its items are on every read). The lists of dropped positions are kept
 /// per thread for the next copies, so a playout does not allocate per move.
 #[derive(Default, PartialEq, Eq, Hash)]
-pub struct Cells<T: Spare>(Vec<T>);
-
-/// A kind of number kept in [`Cells`], with its thread's lists no longer used.
-pub trait Spare: Copy + 'static {
-    fn spare() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<Self>>>>;
-}
+pub struct Counts(Vec<u16>);
 
 thread_local! {
+    /// Lists of counts no longer used, for the next copies on this thread.
     static SPARE_COUNTS: std::cell::RefCell<Vec<Vec<u16>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-impl Spare for u16 {
-    fn spare() -> &'static std::thread::LocalKey<std::cell::RefCell<Vec<Vec<u16>>>> {
-        &SPARE_COUNTS
-    }
-}
+/// How many unused lists a thread keeps: a playout holds a few positions at once.
+const SPARE_COUNTS_KEPT: usize = 8;
 
-/// How many unused lists of each kind a thread keeps: a playout holds a few positions at once.
-const SPARE_KEPT: usize = 8;
-
-impl<T: Spare> Cells<T> {
-    pub fn from_slice(items: &[T]) -> Cells<T> {
-        let spare = T::spare()
+impl Counts {
+    pub fn from_slice(cells: &[u16]) -> Counts {
+        let spare = SPARE_COUNTS
             .try_with(|spare| spare.borrow_mut().pop())
             .ok()
             .flatten();
         let mut list = spare.unwrap_or_default();
         list.clear();
-        list.extend_from_slice(items);
-        Cells(list)
+        list.extend_from_slice(cells);
+        Counts(list)
     }
 }
 
-impl<T: Spare> Clone for Cells<T> {
-    fn clone(&self) -> Cells<T> {
-        Cells::from_slice(&self.0)
+impl Clone for Counts {
+    fn clone(&self) -> Counts {
+        Counts::from_slice(&self.0)
     }
 }
 
-impl<T: Spare> Drop for Cells<T> {
+impl Drop for Counts {
     fn drop(&mut self) {
         if self.0.capacity() == 0 {
             return;
         }
         let list = std::mem::take(&mut self.0);
         // (Not kept while the thread's storage is being torn down.)
-        let _ = T::spare().try_with(|spare| {
+        let _ = SPARE_COUNTS.try_with(|spare| {
             let mut spare = spare.borrow_mut();
-            if spare.len() < SPARE_KEPT {
+            if spare.len() < SPARE_COUNTS_KEPT {
                 spare.push(list);
             }
         });
     }
 }
 
-impl<T: Spare> std::ops::Deref for Cells<T> {
-    type Target = Vec<T>;
-    fn deref(&self) -> &Vec<T> {
+impl std::ops::Deref for Counts {
+    type Target = Vec<u16>;
+    fn deref(&self) -> &Vec<u16> {
         &self.0
     }
 }
 
-impl<T: Spare> std::ops::DerefMut for Cells<T> {
-    fn deref_mut(&mut self) -> &mut Vec<T> {
+impl std::ops::DerefMut for Counts {
+    fn deref_mut(&mut self) -> &mut Vec<u16> {
         &mut self.0
     }
 }
 
-impl<T: Spare> FromIterator<T> for Cells<T> {
-    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Cells<T> {
-        Cells(items.into_iter().collect())
+impl FromIterator<u16> for Counts {
+    fn from_iter<I: IntoIterator<Item = u16>>(cells: I) -> Counts {
+        Counts(cells.into_iter().collect())
     }
 }
 
-impl<T: Spare + std::fmt::Debug> std::fmt::Debug for Cells<T> {
+impl std::fmt::Debug for Counts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.0.fmt(f)
     }

@@ -225,7 +225,7 @@ fn sites_are_listed_in_order_on_boards_of_any_size() {
     // the sites that hold, in order.
     for n in [0u16, 1, 10, 63, 64, 65, 71, 200] {
         let sites: Vec<keliya_board::SiteId> = (0..n).map(|s| s * 3 % 256).collect();
-        let holds = |s: keliya_board::SiteId| s % 7 == 1 || s % 5 == 0;
+        let holds = |s: keliya_board::SiteId| s % 7 == 1 || s.is_multiple_of(5);
         let mut listed = vec![[Value::Int(-1), Value::None]];
         crate::run::list_sites(&sites, holds, &mut listed);
         let expected: Vec<_> = std::iter::once([Value::Int(-1), Value::None])
