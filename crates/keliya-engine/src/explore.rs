@@ -303,6 +303,32 @@ impl<'g, 's> Explorer<'g, 's> {
         let shared = self.mode == Mode::Search
             && matches!(body.first(), Some(Stmt::Choose { last: true, .. }))
             && self.can_pause(run, st);
+        // Then each option lists the inner choice's options and pauses there, as `block` would, without
+        // going through it: nothing in the run or the position changes between options.
+        if shared
+            && let Some(Stmt::Choose {
+                id,
+                slots: inner,
+                domain,
+                filter,
+                ..
+            }) = body.first()
+        {
+            for k in options {
+                if self.full() {
+                    break;
+                }
+                let values = self.options[k];
+                self.path.push(Choice { point, values });
+                run.bind(slots, values);
+                let start = self.options.len();
+                run.options(st, inner, domain, filter.as_ref(), &mut self.options)?;
+                self.paused_leaves(run, *id, start);
+                self.options.truncate(start);
+                self.path.pop();
+            }
+            return Ok(());
+        }
         for k in options.clone() {
             if self.full() {
                 break;
