@@ -11,12 +11,19 @@ use crate::state::{Outcome, Reason, State};
 use crate::{Game, PieceId, PlayerId};
 use smallvec::SmallVec;
 
-/// The position rules run on while moves are searched: one working copy per search, changed in place by
-/// effects, with a trail of the old values so that the explorer can take a change back when it goes on to
-/// the next option of a choice point (no copy of the position per option).
-pub(crate) struct Scratch {
-    state: State,
+/// The position rules run on while moves are searched: the searched position itself until an effect
+/// first changes it, then one working copy per search, changed in place by effects, with a trail of the
+/// old values so that the explorer can take a change back when it goes on to the next option of a
+/// choice point (no copy of the position per option). Most searches of the hunt games change nothing
+/// before their moves pause, and copy nothing.
+pub(crate) struct Scratch<'p> {
+    state: Working<'p>,
     trail: SmallVec<[Undo; 32]>,
+}
+
+enum Working<'p> {
+    Searched(&'p State),
+    Copy(State),
 }
 
 /// Values a move's effects wrote, in order: replayed on a copy of the position the move was found in,
@@ -50,15 +57,28 @@ pub(crate) enum Undo {
     Captures(u32),
 }
 
-impl Scratch {
-    pub(crate) fn new(st: &State) -> Self {
-        Scratch::from_state(st.clone())
+impl<'p> Scratch<'p> {
+    pub(crate) fn new(st: &'p State) -> Self {
+        Scratch {
+            state: Working::Searched(st),
+            trail: SmallVec::new(),
+        }
     }
     /// A working copy that is the position itself (a move played on a position given up).
     pub(crate) fn from_state(state: State) -> Self {
         Scratch {
-            state,
+            state: Working::Copy(state),
             trail: SmallVec::new(),
+        }
+    }
+    /// The position, copied first if it is still the searched one.
+    fn state_mut(&mut self) -> &mut State {
+        if let Working::Searched(st) = self.state {
+            self.state = Working::Copy(st.clone());
+        }
+        match &mut self.state {
+            Working::Copy(state) => state,
+            Working::Searched(_) => unreachable!("copied just above"),
         }
     }
     /// A point to come back to with [`Scratch::undo_to`].
@@ -67,50 +87,62 @@ impl Scratch {
     }
     pub(crate) fn undo_to(&mut self, mark: usize) {
         while self.trail.len() > mark {
-            match self.trail.pop() {
-                Some(Undo::Count(c, n)) => self.state.counts[c as usize] = n,
-                Some(Undo::Var(slot, v)) => self.state.vars[slot as usize] = v,
-                Some(Undo::Captures(n)) => self.state.captures = n,
-                None => break,
+            let Some(undo) = self.trail.pop() else {
+                break;
+            };
+            let state = self.state_mut();
+            match undo {
+                Undo::Count(c, n) => state.counts[c as usize] = n,
+                Undo::Var(slot, v) => state.vars[slot as usize] = v,
+                Undo::Captures(n) => state.captures = n,
             }
         }
     }
     pub(crate) fn into_state(self) -> State {
-        self.state
+        match self.state {
+            Working::Copy(state) => state,
+            Working::Searched(st) => st.clone(),
+        }
     }
     /// What the effects since `mark` changed, as final values (a value changed twice appears twice, the
     /// same both times).
     pub(crate) fn changes_since(&self, mark: usize) -> Changes {
+        let state: &State = self;
         let mut changes = Changes::from_slice(&self.trail[mark..]);
         for u in &mut changes {
             *u = match *u {
-                Undo::Count(c, _) => Undo::Count(c, self.state.counts[c as usize]),
-                Undo::Var(slot, _) => Undo::Var(slot, self.state.vars[slot as usize]),
-                Undo::Captures(_) => Undo::Captures(self.state.captures),
+                Undo::Count(c, _) => Undo::Count(c, state.counts[c as usize]),
+                Undo::Var(slot, _) => Undo::Var(slot, state.vars[slot as usize]),
+                Undo::Captures(_) => Undo::Captures(state.captures),
             };
         }
         changes
     }
     fn set_count(&mut self, cell: usize, n: u16) {
-        self.trail
-            .push(Undo::Count(cell as u32, self.state.counts[cell]));
-        self.state.counts[cell] = n;
+        let state = self.state_mut();
+        let old = std::mem::replace(&mut state.counts[cell], n);
+        self.trail.push(Undo::Count(cell as u32, old));
     }
     fn set_var(&mut self, slot: usize, v: i64) {
-        self.trail
-            .push(Undo::Var(slot as u32, self.state.vars[slot]));
-        self.state.vars[slot] = v;
+        let state = self.state_mut();
+        let old = std::mem::replace(&mut state.vars[slot], v);
+        self.trail.push(Undo::Var(slot as u32, old));
     }
     fn count_capture(&mut self) {
-        self.trail.push(Undo::Captures(self.state.captures));
-        self.state.captures += 1;
+        let state = self.state_mut();
+        let old = state.captures;
+        state.captures += 1;
+        self.trail.push(Undo::Captures(old));
     }
 }
 
-impl std::ops::Deref for Scratch {
+impl std::ops::Deref for Scratch<'_> {
     type Target = State;
     fn deref(&self) -> &State {
-        &self.state
+        match &self.state {
+            Working::Searched(st) => st,
+            Working::Copy(state) => state,
+        }
     }
 }
 
