@@ -560,6 +560,12 @@ fn play_both(
             let at = format!("{} seed {seed} ply {}", game.name, st.ply);
             // A copy keeps no moves found earlier: `other` searches afresh.
             assert_eq!(moves, other.legal_moves(&st.clone()).unwrap(), "{at}");
+            // The successors too: they pause at the last choice and are listed by other paths.
+            for g in [game, other] {
+                let found: Vec<_> = g.successors(&st.clone()).unwrap();
+                let found: Vec<_> = found.into_iter().map(|s| s.mv).collect();
+                assert_eq!(found, moves, "{at}: successors");
+            }
             let mv = &moves[dice.below(moves.len())];
             let after = game.apply(&st, mv).unwrap();
             assert_eq!(after, other.apply(&st, mv).unwrap(), "{at}");

@@ -10,7 +10,7 @@
 
 use crate::interp::{Choice, EngineError, Made, Move, Successor};
 use crate::ir::*;
-use crate::run::{Run, Scratch};
+use crate::run::{Listing, Run, Scratch};
 use crate::state::Outcome;
 use crate::{Game, PlayerId};
 use smallvec::SmallVec;
@@ -314,6 +314,7 @@ impl<'g, 's> Explorer<'g, 's> {
                 ..
             }) = body.first()
         {
+            let listing = Listing::new(inner, domain, filter.as_ref());
             for k in options {
                 if self.full() {
                     break;
@@ -322,7 +323,7 @@ impl<'g, 's> Explorer<'g, 's> {
                 self.path.push(Choice { point, values });
                 run.bind(slots, values);
                 let start = self.options.len();
-                run.options(st, inner, domain, filter.as_ref(), &mut self.options)?;
+                listing.list(run, st, &mut self.options)?;
                 self.paused_leaves(run, *id, start);
                 self.options.truncate(start);
                 self.path.pop();

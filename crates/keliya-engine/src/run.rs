@@ -598,6 +598,69 @@ impl<'a> Run<'a> {
     }
 }
 
+/// How the options of a choice point are listed, worked out once for a choice point listed again for
+/// each option of an outer one: the steps and leaps of the hunt games (the neighbours, or the leaps, of
+/// a variable, under a direct filter) by a loop of their own, anything else by [`Run::options`].
+#[derive(Clone, Copy)]
+pub(crate) struct Listing<'e> {
+    slots: &'e [u16],
+    domain: &'e Domain,
+    filter: Option<&'e Expr>,
+    direct: Option<SiteTest>,
+}
+
+impl<'e> Listing<'e> {
+    pub(crate) fn new(slots: &'e [u16], domain: &'e Domain, filter: Option<&'e Expr>) -> Self {
+        let direct = match domain {
+            Domain::Neighbours(Expr::Local(_)) | Domain::Leaps(Expr::Local(_)) => {
+                filter.and_then(|f| SiteTest::of(f.source(), slots))
+            }
+            _ => None,
+        };
+        Listing {
+            slots,
+            domain,
+            filter,
+            direct,
+        }
+    }
+
+    /// Adds the options, in order, to `items`: the same as [`Run::options`].
+    pub(crate) fn list(
+        &self,
+        run: &mut Run<'_>,
+        st: &State,
+        items: &mut Vec<[Value; 2]>,
+    ) -> Result<(), Box<EngineError>> {
+        let g = run.game;
+        match (self.domain, self.direct) {
+            (Domain::Neighbours(Expr::Local(slot)), Some(test)) => {
+                if let Value::Site(s) = run.locals[*slot as usize] {
+                    for &n in g.board.neighbours(s) {
+                        let values = [Value::Site(n), Value::None];
+                        if test.holds(values, g, st) {
+                            items.push(values);
+                        }
+                    }
+                }
+                Ok(())
+            }
+            (Domain::Leaps(Expr::Local(slot)), Some(test)) => {
+                if let Value::Site(s) = run.locals[*slot as usize] {
+                    for &(over, to) in g.board.leaps(s) {
+                        let values = [Value::Site(over), Value::Site(to)];
+                        if test.holds(values, g, st) {
+                            items.push(values);
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => run.options(st, self.slots, self.domain, self.filter, items),
+        }
+    }
+}
+
 /// A filter tested on an option's values directly: `empty(x)` or `has(x, piece)` of one of the
 /// choice's own variables, or two of those joined by `and`.
 #[derive(Clone, Copy)]
