@@ -299,20 +299,18 @@ impl<'g, 's> Explorer<'g, 's> {
         rest: &Next<'g, '_>,
     ) -> Result<(), Box<EngineError>> {
         // A body that pauses at once (a `last` choice first) changes nothing in the run but the choice's
-        // variables, which each option binds afresh: the options can share the run.
-        let shared = self.mode == Mode::Search
-            && matches!(body.first(), Some(Stmt::Choose { last: true, .. }))
-            && self.can_pause(run, st);
-        // Then each option lists the inner choice's options and pauses there, as `block` would, without
-        // going through it: nothing in the run or the position changes between options.
-        if shared
-            && let Some(Stmt::Choose {
-                id,
-                slots: inner,
-                domain,
-                filter,
-                ..
-            }) = body.first()
+        // variables, which each option binds afresh: the options share the run, and each lists the inner
+        // choice's options and pauses there, as `block` would, without going through it.
+        if let Some(Stmt::Choose {
+            id,
+            slots: inner,
+            domain,
+            filter,
+            last: true,
+            ..
+        }) = body.first()
+            && self.mode == Mode::Search
+            && self.can_pause(run, st)
         {
             let listing = Listing::new(inner, domain, filter.as_ref());
             for k in options {
@@ -337,7 +335,7 @@ impl<'g, 's> Explorer<'g, 's> {
             let values = self.options[k];
             self.path.push(Choice { point, values });
             let mut copy;
-            let run_k = if shared || k + 1 == options.end {
+            let run_k = if k + 1 == options.end {
                 &mut *run
             } else {
                 copy = run.clone();
