@@ -2,6 +2,7 @@
 //! checked after every move and every throw, and the moves and positions of `successors` checked against
 //! `legal_moves` and `apply`.
 
+use keliya_engine::Successors;
 use keliya_play::Dice;
 use keliya_tests::{catalog, compile};
 
@@ -35,7 +36,7 @@ fn every_game_ends_with_its_invariants_holding_throughout() {
             let mut st = game.initial_state();
             let mut steps = 0u64;
             // One list of successors for the game, as a playout keeps it: each search clears it first.
-            let mut found = Vec::new();
+            let mut found = Successors::new();
             while st.result.is_none() {
                 let outcomes = game.chance_outcomes(&st);
                 if outcomes.is_empty() {
@@ -48,13 +49,17 @@ fn every_game_ends_with_its_invariants_holding_throughout() {
                         .apply(&st, &moves[k])
                         .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
                     // The search that keeps positions finds the same moves, in the same order, and
-                    // the position it kept for the chosen move is the one `apply` makes.
+                    // the position it kept for the chosen move is the one `apply` makes, played from
+                    // the list or taken out of it.
                     game.successors_into(&st, &mut found).expect("successors");
-                    let found_moves: Vec<_> = found.iter().map(|s| s.mv.clone()).collect();
+                    let found_moves: Vec<_> = found.moves().collect();
                     assert_eq!(found_moves, moves, "{name} game {i} ply {}", st.ply);
                     let kept = game
-                        .apply_successor(&st, found.swap_remove(k))
-                        .expect("successor");
+                        .advance_found(st.clone(), &found, k)
+                        .expect("found move");
+                    assert_eq!(kept, after, "{name} game {i} ply {}", st.ply);
+                    let taken = found.get(k).expect("the chosen move is found");
+                    let kept = game.apply_successor(&st, taken).expect("successor");
                     assert_eq!(kept, after, "{name} game {i} ply {}", st.ply);
                     st = after;
                 } else {

@@ -1187,15 +1187,26 @@ fn a_successor_played_in_another_game_or_position_is_an_error_or_a_move_never_a_
         }
     }
     let mut refused = 0;
+    let mut listed = keliya_engine::Successors::new();
     for (game, st) in &positions {
         for (other, other_st) in positions.iter().step_by(7) {
+            let same_place = std::ptr::eq(*game, *other) && st.ply == other_st.ply;
             for found in other.successors(other_st).unwrap() {
-                let same_place = std::ptr::eq(*game, *other) && st.ply == other_st.ply;
                 match game.advance(st.clone(), &found) {
                     Ok(_) => assert!(same_place, "a move found elsewhere was played"),
                     Err(_) => refused += 1,
                 }
             }
+            // The same from the list `successors_into` fills, and a move past its end is refused.
+            other.successors_into(other_st, &mut listed).unwrap();
+            for k in 0..listed.len() {
+                match game.advance_found(st.clone(), &listed, k) {
+                    Ok(_) => assert!(same_place, "a listed move found elsewhere was played"),
+                    Err(_) => refused += 1,
+                }
+            }
+            let past = game.advance_found(st.clone(), &listed, listed.len());
+            assert!(past.unwrap_err().message.contains("no move"));
         }
     }
     assert!(refused > 0);

@@ -4,7 +4,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
-use keliya_engine::{Game, State};
+use keliya_engine::{Game, State, Successors};
 use keliya_play::Dice;
 use keliya_play::agents::{Agent, parse_agent};
 use keliya_play::record::{ENGINE_VERSION, GameRecord, THROW_PREFIX, read_records, write_records};
@@ -149,18 +149,18 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         let who = &game.players[st.to_move as usize].display;
         match seat {
             Seat::Computer(agent) => {
-                let mut found = game.successors(&st).map_err(crate::engine_error)?;
+                let mut found = Successors::new();
+                game.successors_into(&st, &mut found)
+                    .map_err(crate::engine_error)?;
                 let k = agent
                     .choose(game, &st, &found, &mut dice)
                     .map_err(crate::engine_error)?;
-                let chosen = found.swap_remove(k);
-                let text = game.notation(&chosen.mv);
+                let text = found.mv(k).map_or_else(String::new, |m| game.notation(&m));
+                let next = game
+                    .advance_found(st.clone(), &found, k)
+                    .map_err(crate::engine_error)?;
                 outln!("{who}: {text}");
-                session.push(
-                    game.apply_successor(&st, chosen)
-                        .map_err(crate::engine_error)?,
-                    text,
-                );
+                session.push(next, text);
                 show_board = true;
             }
             Seat::Human => {

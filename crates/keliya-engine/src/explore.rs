@@ -8,7 +8,7 @@
 //! Loops without a choice point inside run as plain loops; the Rust stack grows only with the choice points
 //! of the path being explored.
 
-use crate::interp::{Choice, EngineError, Made, Move, Successor};
+use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
 use crate::ir::*;
 use crate::run::{Listing, Run, Scratch};
 use crate::state::Outcome;
@@ -93,7 +93,7 @@ pub(crate) struct Explorer<'g, 's> {
     start: usize,
     limit: usize,
     /// The complete paths found, in order.
-    pub(crate) leaves: Vec<Successor>,
+    pub(crate) found: Successors,
 }
 
 type Found = Result<Flow, Box<EngineError>>;
@@ -116,13 +116,8 @@ impl Drop for Explorer<'_, '_> {
 }
 
 impl<'g, 's> Explorer<'g, 's> {
-    /// An explorer that adds the moves it finds to `leaves`.
-    pub(crate) fn new(
-        game: &'g Game,
-        mode: Mode,
-        keep_changes: bool,
-        leaves: Vec<Successor>,
-    ) -> Self {
+    /// An explorer that adds the moves it finds to `found`.
+    pub(crate) fn new(game: &'g Game, mode: Mode, keep_changes: bool, found: Successors) -> Self {
         Explorer {
             game,
             rule: 0,
@@ -133,21 +128,17 @@ impl<'g, 's> Explorer<'g, 's> {
             keep_changes,
             start: 0,
             limit: usize::MAX,
-            leaves,
+            found,
         }
     }
 
     /// Stop once this many moves are found.
     pub(crate) fn set_limit(&mut self, limit: usize) {
         self.limit = limit;
-        if limit == usize::MAX {
-            // Room for the moves of a typical position, so the list is not copied as it grows.
-            self.leaves.reserve(24);
-        }
     }
 
     pub(crate) fn full(&self) -> bool {
-        self.leaves.len() >= self.limit
+        self.found.len() >= self.limit
     }
 
     /// Follows every path of `rule` (or, in [`Mode::Replay`], the path of `given`) from the base position.
@@ -531,21 +522,14 @@ impl<'g, 's> Explorer<'g, 's> {
         if self.mode == Mode::Replay && self.path.len() != self.given.len() {
             return Err(run.error(0, "the move's choices do not match the rule".into()));
         }
-        let decided = run.decided();
-        self.leaves.push(Successor {
-            mv: Move {
-                rule: self.rule,
-                choices: SmallVec::from_slice(&self.path),
-            },
+        let head = Head {
+            rule: self.rule,
+            path: &self.path,
             preference: run.preference,
-            decided,
-            made: if self.keep_changes {
-                Made::Written(st.changes_since(self.start))
-            } else {
-                Made::NotKept
-            },
-            found_in: 0,
-        });
+            decided: run.decided(),
+        };
+        let written = self.keep_changes.then_some((st, self.start));
+        self.found.push_move(head, written);
         Ok(())
     }
 
@@ -561,30 +545,17 @@ impl<'g, 's> Explorer<'g, 's> {
     /// choice decides which moves exist, so the rule stops here; the run as it is (locals, steps, what it
     /// has decided) is kept with each move to go on from when the move is played ([`Explorer::unpause`]).
     fn paused_leaves(&mut self, run: &Run<'g>, point: u16, start: usize) {
-        let decided = run.decided();
-        for k in start..self.options.len() {
-            if self.full() {
-                break;
-            }
-            let mut choices = SmallVec::from_slice(&self.path);
-            choices.push(Choice {
-                point,
-                values: self.options[k],
-            });
-            self.leaves.push(Successor {
-                mv: Move {
-                    rule: self.rule,
-                    choices,
-                },
-                preference: run.preference,
-                decided,
-                made: Made::Paused {
-                    locals: SmallVec::from_slice(&run.locals),
-                    steps: run.steps,
-                },
-                found_in: 0,
-            });
-        }
+        let room = self.limit.saturating_sub(self.found.len());
+        let end = self.options.len().min(start.saturating_add(room));
+        let head = Head {
+            rule: self.rule,
+            path: &self.path,
+            preference: run.preference,
+            decided: run.decided(),
+        };
+        let options = self.options.get(start..end).unwrap_or_default();
+        self.found
+            .push_options(head, point, options, (&run.locals, run.steps));
     }
 
     /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the move's
@@ -593,21 +564,19 @@ impl<'g, 's> Explorer<'g, 's> {
     pub(crate) fn unpause(
         &mut self,
         st: &mut Scratch,
-        found: &Successor,
+        found: &FoundMove,
         locals: &[Value],
         steps: u32,
     ) -> Result<Decided, Box<EngineError>> {
-        let mv = &found.mv;
         let game = self.game;
         let mismatch = || {
             Box::new(EngineError {
-                rule: game.rule_name(mv.rule).to_string(),
+                rule: game.rule_name(found.rule).to_string(),
                 at: 0,
                 message: "the move's choices do not match the rule".into(),
             })
         };
-        let (Some(rule), Some(choice)) = (game.rules.get(mv.rule as usize), mv.choices.last())
-        else {
+        let (Some(rule), Some(choice)) = (game.rules.get(found.rule as usize), found.last) else {
             return Err(mismatch());
         };
         let mut after: SmallVec<[&'g [Stmt]; 4]> = SmallVec::new();
@@ -626,12 +595,12 @@ impl<'g, 's> Explorer<'g, 's> {
         if locals.len() != rule.locals {
             return Err(mismatch());
         }
-        let mut run = Run::resumed(game, mv.rule, locals, steps, found.decided);
+        let mut run = Run::resumed(game, found.rule, locals, steps, found.decided);
         run.preference = found.preference;
         run.bind(slots, choice.values);
         // Nothing after a `last` choice forks: each block runs straight to its end (or to a decided
         // game).
-        self.rule = mv.rule;
+        self.rule = found.rule;
         self.straight(&mut run, st, body)?;
         for stmts in after.into_iter().rev() {
             self.straight(&mut run, st, stmts)?;

@@ -3,7 +3,7 @@
 
 use crate::explore::{Decided, Explorer, Mode};
 use crate::ir::*;
-use crate::run::{Changes, Run, Scratch, replay};
+use crate::run::{Changes, Run, Scratch, Undo, replay};
 use crate::state::{CapKind, Outcome, Reason, State};
 use crate::{Game, ThrowRow};
 use smallvec::SmallVec;
@@ -75,14 +75,284 @@ pub struct Successor {
     pub(crate) found_in: u64,
 }
 
+/// The legal moves of a position as [`Game::successors_into`] finds them for a playout: a short record
+/// per move, and what the moves of one choice point share (the rule, the choices before it, the run to
+/// go on with) kept once for all of them, in lists that keep their room from one search to the next. A
+/// move is played with [`Game::advance_found`], or taken out whole with [`Successors::get`].
+#[derive(Default)]
+pub struct Successors {
+    entries: Vec<Entry>,
+    groups: Vec<Group>,
+    /// The groups' paths, locals and written values, each group's a span of these.
+    choices: Vec<Choice>,
+    locals: Vec<Value>,
+    changes: Vec<Undo>,
+    /// As [`Successor::found_in`].
+    found_in: u64,
+}
+
+/// One move: its group and its option at the group's choice point.
+#[derive(Clone, Copy)]
+struct Entry {
+    group: u32,
+    values: [Value; 2],
+}
+
+/// A stretch of one of the lists of [`Successors`].
+#[derive(Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    /// The items pushed to `list` since it was `start` long.
+    fn since<T>(start: usize, list: &[T]) -> Span {
+        Span {
+            start: start as u32,
+            end: list.len() as u32,
+        }
+    }
+    fn of<T>(self, list: &[T]) -> &[T] {
+        &list[self.start as usize..self.end as usize]
+    }
+}
+
+/// What the moves of one choice point share: one move (`point` is `None`), or one per option of the
+/// choice point where the rule paused.
+#[derive(Clone, Copy)]
+struct Group {
+    rule: u16,
+    point: Option<u16>,
+    /// The choices before `point` (all of them when there is none).
+    path: Span,
+    preference: i64,
+    decided: Decided,
+    kept: Kept,
+}
+
+/// [`Made`], its lists kept in [`Successors`].
+#[derive(Clone, Copy)]
+enum Kept {
+    /// Not kept (`legal_moves`).
+    Nothing,
+    Written(Span),
+    Paused { locals: Span, steps: u32 },
+}
+
+/// What the explorer says of a group of moves besides its options.
+pub(crate) struct Head<'a> {
+    pub(crate) rule: u16,
+    pub(crate) path: &'a [Choice],
+    pub(crate) preference: i64,
+    pub(crate) decided: Decided,
+}
+
+impl Successors {
+    pub const fn new() -> Successors {
+        Successors {
+            entries: Vec::new(),
+            groups: Vec::new(),
+            choices: Vec::new(),
+            locals: Vec::new(),
+            changes: Vec::new(),
+            found_in: 0,
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.groups.clear();
+        self.choices.clear();
+        self.locals.clear();
+        self.changes.clear();
+    }
+    /// The `i`th move (`None` past the end).
+    pub fn mv(&self, i: usize) -> Option<Move> {
+        let entry = self.entries.get(i)?;
+        let group = &self.groups[entry.group as usize];
+        let mut choices = SmallVec::from_slice(group.path.of(&self.choices));
+        if let Some(point) = group.point {
+            choices.push(Choice {
+                point,
+                values: entry.values,
+            });
+        }
+        Some(Move {
+            rule: group.rule,
+            choices,
+        })
+    }
+    /// Every move, in order.
+    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        (0..self.len()).filter_map(|i| self.mv(i))
+    }
+    /// The `i`th move with what makes its position, to play with [`Game::apply_successor`].
+    pub fn get(&self, i: usize) -> Option<Successor> {
+        let found = self.found(i)?;
+        Some(Successor {
+            mv: self.mv(i)?,
+            preference: found.preference,
+            decided: found.decided,
+            made: match found.made {
+                MadeRef::NotKept => Made::NotKept,
+                MadeRef::Written(changes) => Made::Written(Changes::from_slice(changes)),
+                MadeRef::Paused { locals, steps } => Made::Paused {
+                    locals: SmallVec::from_slice(locals),
+                    steps,
+                },
+            },
+            found_in: found.found_in,
+        })
+    }
+
+    fn found(&self, i: usize) -> Option<FoundMove<'_>> {
+        let &Entry { group, values } = self.entries.get(i)?;
+        let group = &self.groups[group as usize];
+        Some(FoundMove {
+            rule: group.rule,
+            last: group.point.map(|point| Choice { point, values }),
+            preference: group.preference,
+            decided: group.decided,
+            made: match group.kept {
+                Kept::Nothing => MadeRef::NotKept,
+                Kept::Written(changes) => MadeRef::Written(changes.of(&self.changes)),
+                Kept::Paused { locals, steps } => MadeRef::Paused {
+                    locals: locals.of(&self.locals),
+                    steps,
+                },
+            },
+            found_in: self.found_in,
+        })
+    }
+
+    fn push_group(&mut self, head: Head, point: Option<u16>, kept: Kept) -> u32 {
+        let start = self.choices.len();
+        self.choices.extend_from_slice(head.path);
+        self.groups.push(Group {
+            rule: head.rule,
+            point,
+            path: Span::since(start, &self.choices),
+            preference: head.preference,
+            decided: head.decided,
+            kept,
+        });
+        self.groups.len() as u32 - 1
+    }
+
+    /// Records a complete move, with the values its effects wrote in `st` since `mark` when given.
+    pub(crate) fn push_move(&mut self, head: Head, written: Option<(&Scratch, usize)>) {
+        let kept = match written {
+            Some((st, mark)) => {
+                let start = self.changes.len();
+                st.write_changes_since(mark, &mut self.changes);
+                Kept::Written(Span::since(start, &self.changes))
+            }
+            None => Kept::Nothing,
+        };
+        let group = self.push_group(head, None, kept);
+        self.entries.push(Entry {
+            group,
+            values: [Value::None; 2],
+        });
+    }
+
+    /// Records the move of a player with no other: it changes nothing.
+    fn push_pass(&mut self) {
+        let pass = Head {
+            rule: PASS_RULE,
+            path: &[],
+            preference: 0,
+            decided: Decided::default(),
+        };
+        let none = Span::since(self.changes.len(), &self.changes);
+        let group = self.push_group(pass, None, Kept::Written(none));
+        self.entries.push(Entry {
+            group,
+            values: [Value::None; 2],
+        });
+    }
+
+    /// Records one move per option of choice point `point`, where the run paused with `locals` and
+    /// `steps` (nothing is recorded when there is no option).
+    pub(crate) fn push_options(
+        &mut self,
+        head: Head,
+        point: u16,
+        options: &[[Value; 2]],
+        (locals, steps): (&[Value], u32),
+    ) {
+        if options.is_empty() {
+            return;
+        }
+        let start = self.locals.len();
+        self.locals.extend_from_slice(locals);
+        let locals = Span::since(start, &self.locals);
+        let group = self.push_group(head, Some(point), Kept::Paused { locals, steps });
+        self.entries
+            .extend(options.iter().map(|&values| Entry { group, values }));
+    }
+
+    /// Keeps only the moves of the highest preference (`prefer(n)`).
+    fn keep_preferred(&mut self) {
+        let groups = &self.groups;
+        let (low, best) = groups.iter().fold((i64::MAX, i64::MIN), |(low, best), g| {
+            (low.min(g.preference), best.max(g.preference))
+        });
+        if low < best {
+            self.entries
+                .retain(|e| groups[e.group as usize].preference == best);
+        }
+    }
+
+    /// What the last move found decided (a replay finds one move).
+    pub(crate) fn last_decided(&self) -> Option<Decided> {
+        self.groups.last().map(|g| g.decided)
+    }
+}
+
 thread_local! {
     /// A list of moves given back by a search that took the moves `stuck` kept (`Game::real_moves`),
     /// for the next `stuck` search on this thread to fill: with `successors_into`, the hunt games'
     /// playouts then allocate no list of moves at all.
-    static SPARE_MOVES: std::cell::Cell<Vec<Successor>> = const { std::cell::Cell::new(Vec::new()) };
+    static SPARE_MOVES: std::cell::Cell<Successors> = const { std::cell::Cell::new(Successors::new()) };
+}
+
+#[cold]
+fn no_such_move(i: usize, found: usize) -> EngineError {
+    EngineError {
+        rule: String::new(),
+        at: 0,
+        message: format!("there is no move {i} of the {found} found"),
+    }
+}
+
+/// One found move, however it is kept: what playing it needs.
+pub(crate) struct FoundMove<'a> {
+    pub(crate) rule: u16,
+    /// The choice made at the choice point the rule paused at (the move's last).
+    pub(crate) last: Option<Choice>,
+    pub(crate) preference: i64,
+    pub(crate) decided: Decided,
+    made: MadeRef<'a>,
+    found_in: u64,
+}
+
+/// [`Made`] borrowed, wherever it is kept.
+#[derive(Clone, Copy)]
+enum MadeRef<'a> {
+    NotKept,
+    Written(&'a [Undo]),
+    Paused { locals: &'a [Value], steps: u32 },
 }
 
 /// How [`Game::apply_successor`] makes the position a found move leads to.
+#[derive(Clone)]
 pub(crate) enum Made {
     /// Not kept (`legal_moves`): the move can only be played with [`Game::apply`].
     NotKept,
@@ -158,9 +428,9 @@ impl Game {
         if st.result.is_some() || st.chance_due {
             return Ok(Vec::new());
         }
-        let mut found = Vec::new();
+        let mut found = Successors::new();
         self.real_moves(st, false, &mut found)?;
-        let mut moves: Vec<Move> = found.into_iter().map(|l| l.mv).collect();
+        let mut moves: Vec<Move> = found.moves().collect();
         if moves.is_empty() {
             moves.push(Move::pass());
         }
@@ -170,36 +440,25 @@ impl Game {
     /// [`Game::legal_moves`], each with the values its rule wrote, which make the position it leads to
     /// (finished by [`Game::apply_successor`]). In the same order as `legal_moves`.
     pub fn successors(&self, st: &State) -> Result<Vec<Successor>, EngineError> {
-        let mut found = Vec::new();
+        let mut found = Successors::new();
         self.successors_into(st, &mut found)?;
-        Ok(found)
+        Ok((0..found.len()).filter_map(|i| found.get(i)).collect())
     }
 
     /// [`Game::successors`] into `found`, which is cleared first and keeps its room: a playout that
-    /// passes the same list for every move allocates no list per move.
-    pub fn successors_into(
-        &self,
-        st: &State,
-        found: &mut Vec<Successor>,
-    ) -> Result<(), EngineError> {
+    /// passes the same list for every move allocates no list per move. The moves are played with
+    /// [`Game::advance_found`].
+    pub fn successors_into(&self, st: &State, found: &mut Successors) -> Result<(), EngineError> {
         found.clear();
         if st.result.is_some() || st.chance_due {
             return Ok(());
         }
         self.real_moves(st, true, found)?;
         if found.is_empty() {
-            found.push(Successor {
-                mv: Move::pass(),
-                preference: 0,
-                decided: Decided::default(),
-                made: Made::Written(Changes::new()),
-                found_in: 0,
-            });
+            found.push_pass();
         }
-        let stamp = self.stamp(st);
-        for s in found.iter_mut() {
-            s.found_in = stamp;
-        }
+        // (A list the kept moves were swapped into has the stamp of the search that made it.)
+        found.found_in = self.stamp(st);
         Ok(())
     }
 
@@ -219,46 +478,78 @@ impl Game {
     /// instead of copied (a playout keeps only its latest position). On an error the position is lost
     /// with the move.
     pub fn advance(&self, st: State, s: &Successor) -> Result<State, EngineError> {
-        let pass = s.mv.is_pass();
+        let found = FoundMove {
+            rule: s.mv.rule,
+            last: s.mv.choices.last().copied(),
+            preference: s.preference,
+            decided: s.decided,
+            made: match &s.made {
+                Made::NotKept => MadeRef::NotKept,
+                Made::Written(changes) => MadeRef::Written(changes),
+                Made::Paused { locals, steps } => MadeRef::Paused {
+                    locals,
+                    steps: *steps,
+                },
+            },
+            found_in: s.found_in,
+        };
+        self.advance_by(st, found)
+    }
+
+    /// The position after the `i`th move of `found`, which [`Game::successors_into`] found in `st`,
+    /// changed into the next one as [`Game::advance`] does.
+    pub fn advance_found(
+        &self,
+        st: State,
+        found: &Successors,
+        i: usize,
+    ) -> Result<State, EngineError> {
+        match found.found(i) {
+            Some(found) => self.advance_by(st, found),
+            None => Err(no_such_move(i, found.len())),
+        }
+    }
+
+    fn advance_by(&self, st: State, found: FoundMove) -> Result<State, EngineError> {
         let not_found = || EngineError {
-            rule: self.rule_name(s.mv.rule).to_string(),
+            rule: self.rule_name(found.rule).to_string(),
             at: 0,
             message: "this move was not found in this position by `successors` (use `apply`)"
                 .into(),
         };
-        if s.found_in != self.stamp(&st) {
+        if found.found_in != self.stamp(&st) {
             return Err(not_found());
         }
-        match &s.made {
-            Made::Written(changes) => {
+        match found.made {
+            MadeRef::Written(changes) => {
                 let mut next = st;
                 if !replay(&mut next, changes) {
                     return Err(not_found());
                 }
-                self.finish(next, s.decided, pass)
+                self.finish(next, found.decided, found.rule == PASS_RULE)
             }
-            Made::Paused { locals, steps } => {
+            MadeRef::Paused { locals, steps } => {
                 let mut scratch = Scratch::from_state(st);
-                let decided = Explorer::new(self, Mode::Replay, false, Vec::new()).unpause(
+                let decided = Explorer::new(self, Mode::Replay, false, Successors::new()).unpause(
                     &mut scratch,
-                    s,
+                    &found,
                     locals,
-                    *steps,
+                    steps,
                 )?;
                 self.finish(scratch.into_state(), decided, false)
             }
-            Made::NotKept => Err(not_found()),
+            MadeRef::NotKept => Err(not_found()),
         }
     }
 
     /// Runs `mv`'s rule along its choices, each checked to be an option where it is made: the position
     /// the rule leaves and what it decided, before the turn's bookkeeping.
     fn run_along(&self, st: &State, mv: &Move) -> Result<(State, Decided), EngineError> {
-        let mut explorer = Explorer::new(self, Mode::Replay, false, Vec::new());
+        let mut explorer = Explorer::new(self, Mode::Replay, false, Successors::new());
         let mut scratch = Scratch::new(st);
         explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
-        match explorer.leaves.pop() {
-            Some(leaf) => Ok((scratch.into_state(), leaf.decided)),
+        match explorer.found.last_decided() {
+            Some(decided) => Ok((scratch.into_state(), decided)),
             None => Err(EngineError {
                 rule: self.rule_name(mv.rule).to_string(),
                 at: 0,
@@ -273,7 +564,7 @@ impl Game {
         &self,
         st: &State,
         keep_changes: bool,
-        found: &mut Vec<Successor>,
+        found: &mut Successors,
     ) -> Result<(), EngineError> {
         // The moves kept by `stuck` were found as successors: `legal_moves` runs every rule to its end
         // instead (see `Explorer::can_pause`).
@@ -290,12 +581,7 @@ impl Game {
         if found.is_empty() {
             self.search(st, true, keep_changes, usize::MAX, found)?;
         }
-        let (low, best) = found.iter().fold((i64::MAX, i64::MIN), |(low, best), l| {
-            (low.min(l.preference), best.max(l.preference))
-        });
-        if low < best {
-            found.retain(|l| l.preference == best);
-        }
+        found.keep_preferred();
         Ok(())
     }
 
@@ -307,7 +593,7 @@ impl Game {
     /// Whether the ordinary (or the fallback) rules give the player to move a move: the search stops
     /// at the first one.
     fn has_move(&self, st: &State, fallback: bool) -> Result<bool, EngineError> {
-        let mut found = Vec::new();
+        let mut found = Successors::new();
         self.search(st, fallback, false, 1, &mut found)?;
         Ok(!found.is_empty())
     }
@@ -331,7 +617,7 @@ impl Game {
         fallback: bool,
         keep_changes: bool,
         limit: usize,
-        found: &mut Vec<Successor>,
+        found: &mut Successors,
     ) -> Result<(), EngineError> {
         let mut explorer = Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found));
         explorer.set_limit(limit);
@@ -355,11 +641,11 @@ impl Game {
             }
             let explored = explorer.rule(&mut scratch, i as u16, &[]);
             if let Err(e) = explored {
-                *found = std::mem::take(&mut explorer.leaves);
+                *found = std::mem::take(&mut explorer.found);
                 return Err(*e);
             }
         }
-        *found = std::mem::take(&mut explorer.leaves);
+        *found = std::mem::take(&mut explorer.found);
         Ok(())
     }
 

@@ -16,7 +16,7 @@ pub mod ir;
 mod run;
 mod state;
 
-pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor};
+pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor, Successors};
 pub use ir::*;
 pub use state::{CapKind, History, Outcome, Reason, State};
 

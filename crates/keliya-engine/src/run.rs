@@ -32,7 +32,7 @@ pub(crate) type Changes = SmallVec<[Undo; 4]>;
 
 /// Replays `changes` (from [`Scratch::changes_since`]) on `st`; false when one does not fit it (a
 /// position of another game).
-pub(crate) fn replay(st: &mut State, changes: &Changes) -> bool {
+pub(crate) fn replay(st: &mut State, changes: &[Undo]) -> bool {
     for change in changes {
         match *change {
             Undo::Count(c, n) => match st.counts.get_mut(c as usize) {
@@ -104,19 +104,15 @@ impl<'p> Scratch<'p> {
             Working::Searched(st) => st.clone(),
         }
     }
-    /// What the effects since `mark` changed, as final values (a value changed twice appears twice, the
-    /// same both times).
-    pub(crate) fn changes_since(&self, mark: usize) -> Changes {
+    /// What the effects since `mark` changed, as final values, added to `out` (a value changed twice
+    /// appears twice, the same both times).
+    pub(crate) fn write_changes_since(&self, mark: usize, out: &mut Vec<Undo>) {
         let state: &State = self;
-        let mut changes = Changes::from_slice(&self.trail[mark..]);
-        for u in &mut changes {
-            *u = match *u {
-                Undo::Count(c, _) => Undo::Count(c, state.counts[c as usize]),
-                Undo::Var(slot, _) => Undo::Var(slot, state.vars[slot as usize]),
-                Undo::Captures(_) => Undo::Captures(state.captures),
-            };
-        }
-        changes
+        out.extend(self.trail[mark..].iter().map(|u| match *u {
+            Undo::Count(c, _) => Undo::Count(c, state.counts[c as usize]),
+            Undo::Var(slot, _) => Undo::Var(slot, state.vars[slot as usize]),
+            Undo::Captures(_) => Undo::Captures(state.captures),
+        }));
     }
     fn set_count(&mut self, cell: usize, n: u16) {
         let state = self.state_mut();
@@ -692,7 +688,9 @@ impl SiteTest {
         }
     }
 
-    #[inline]
+    // (Always: it is the body of the tightest listing loops, and whether the compiler inlines it
+    // otherwise changed with unrelated code.)
+    #[inline(always)]
     fn holds(self, values: [Value; 2], g: &Game, st: &State) -> bool {
         match self {
             SiteTest::One(a) => a.holds(values, g, st),
@@ -703,7 +701,7 @@ impl SiteTest {
 }
 
 impl SiteIs {
-    #[inline]
+    #[inline(always)]
     fn holds(self, values: [Value; 2], g: &Game, st: &State) -> bool {
         match self {
             SiteIs::Empty(i) => matches!(values[i], Value::Site(s) if st.site_total(g, s) == 0),

@@ -1,6 +1,6 @@
 use std::sync::Arc;
 
-use crate::{Game, PlayerId, Successor};
+use crate::{Game, PlayerId, Successors};
 
 /// Position hashes recorded since the last capture, oldest first, in one list shared by a state and its
 /// copies: copying a state copies one pointer. The first position recorded in a copy copies the list
@@ -219,7 +219,7 @@ pub(crate) struct Found {
     throw: Option<u8>,
     ply: u32,
     turn: u32,
-    moves: Vec<Successor>,
+    moves: Successors,
 }
 
 thread_local! {
@@ -229,7 +229,7 @@ thread_local! {
 }
 
 impl FoundMoves {
-    pub(crate) fn keep(&self, game: &Game, st: &State, moves: Vec<Successor>) {
+    pub(crate) fn keep(&self, game: &Game, st: &State, moves: Successors) {
         let game = game.rules.as_ptr() as usize;
         let found = match SPARE_FOUND.with(|spare| spare.take()) {
             // The spare box's lists are refilled where they are.
@@ -260,7 +260,7 @@ impl FoundMoves {
         self.0.set(Some(found));
     }
     /// The moves kept for `st`, if they were found in a position like it in every part the rules read.
-    pub(crate) fn take(&self, game: &Game, st: &State) -> Option<Vec<Successor>> {
+    pub(crate) fn take(&self, game: &Game, st: &State) -> Option<Successors> {
         let mut found = self.0.take()?;
         let same = found.game == game.rules.as_ptr() as usize
             && found.counts == st.counts

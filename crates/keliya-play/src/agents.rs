@@ -1,7 +1,7 @@
 //! Agents: who picks the move for a seat. `random`, `greedy` (one ply), `mcts` (UCT with chance nodes).
 //! Every agent draws its randomness from the game's dice, so a seed fixes the whole game.
 
-use keliya_engine::{EngineError, Game, Move, State, Successor};
+use keliya_engine::{EngineError, Game, Move, State, Successors};
 
 use crate::Dice;
 
@@ -13,7 +13,7 @@ pub trait Agent: Send {
         &mut self,
         game: &Game,
         st: &State,
-        moves: &[Successor],
+        moves: &Successors,
         dice: &mut Dice,
     ) -> Result<usize, EngineError>;
 }
@@ -87,7 +87,7 @@ impl Agent for RandomAgent {
         &mut self,
         _: &Game,
         _: &State,
-        moves: &[Successor],
+        moves: &Successors,
         dice: &mut Dice,
     ) -> Result<usize, EngineError> {
         Ok(dice.below(moves.len()))
@@ -142,13 +142,13 @@ impl Agent for GreedyAgent {
         &mut self,
         game: &Game,
         st: &State,
-        moves: &[Successor],
+        moves: &Successors,
         dice: &mut Dice,
     ) -> Result<usize, EngineError> {
         let mut best = Vec::new();
         let mut best_score = f64::NEG_INFINITY;
-        for (i, m) in moves.iter().enumerate() {
-            let after = game.apply(st, &m.mv)?;
+        for i in 0..moves.len() {
+            let after = game.advance_found(st.clone(), moves, i)?;
             let s = Self::score(game, st, &after);
             if s > best_score + 1e-9 {
                 best_score = s;
@@ -232,7 +232,7 @@ impl MctsAgent {
         dice: &mut Dice,
     ) -> Result<Vec<f64>, EngineError> {
         let mut plies = 0;
-        let mut found = Vec::new();
+        let mut found = Successors::new();
         while st.result.is_none() && plies < self.rollout_depth {
             let outcomes = game.chance_outcomes(&st);
             if !outcomes.is_empty() {
@@ -241,8 +241,8 @@ impl MctsAgent {
                 continue;
             }
             game.successors_into(&st, &mut found)?;
-            let pick = &found[dice.below(found.len())];
-            st = game.advance(st, pick)?;
+            let pick = dice.below(found.len());
+            st = game.advance_found(st, &found, pick)?;
             plies += 1;
         }
         Ok(Self::rewards(game, &st))
@@ -261,7 +261,7 @@ impl Agent for MctsAgent {
         &mut self,
         game: &Game,
         st: &State,
-        moves: &[Successor],
+        moves: &Successors,
         dice: &mut Dice,
     ) -> Result<usize, EngineError> {
         if moves.len() == 1 {

@@ -1,6 +1,6 @@
 //! Self-play: one game with a set of agents, many games in parallel, and their statistics.
 
-use keliya_engine::{EngineError, Game, Reason, State};
+use keliya_engine::{EngineError, Game, Reason, State, Successors};
 use rayon::prelude::*;
 
 use crate::Dice;
@@ -84,7 +84,7 @@ pub fn play_game_with(
     let mut st = game.initial_state();
     let mut moves = Vec::new();
     // One list of moves for the whole game.
-    let mut legal = Vec::new();
+    let mut legal = Successors::new();
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let row = dice.weighted(rows.iter().map(|r| r.probability));
@@ -99,11 +99,11 @@ pub fn play_game_with(
         game.successors_into(&st, &mut legal)?;
         let seat = st.to_move as usize % agents.len();
         let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
-        let chosen = &legal[k];
-        if keep_moves {
-            moves.push(game.notation(&chosen.mv));
+        // (A choice past the end is refused by `advance_found`.)
+        if keep_moves && let Some(chosen) = legal.mv(k) {
+            moves.push(game.notation(&chosen));
         }
-        st = game.advance(st, chosen)?;
+        st = game.advance_found(st, &legal, k)?;
         steps += 1;
         check(game, &st, detail, steps)?;
     }
@@ -133,7 +133,7 @@ pub fn play_game_with(
 pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
-    let mut found = Vec::new();
+    let mut found = Successors::new();
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let i = dice.weighted(rows.iter().map(|r| r.probability));
@@ -143,8 +143,8 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
         // The moves come with what makes their positions, so the chosen move's rule is not run again;
         // one list serves every move.
         game.successors_into(&st, &mut found)?;
-        let pick = &found[dice.below(found.len())];
-        st = game.advance(st, pick)?;
+        let pick = dice.below(found.len());
+        st = game.advance_found(st, &found, pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);
