@@ -798,6 +798,8 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
         "pancha-keliya",
         "kerala",
         "raja-pasu",
+        // Its filter calls `along(path, from, throw)` up to five times: worked out once (compile.rs).
+        "pancha-keliya/parker-1909",
     ] {
         let c = keliya_tests::compile(name);
         let game = c.game();

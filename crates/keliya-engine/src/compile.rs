@@ -5,6 +5,13 @@
 //! knows its operator, its function or its constant operand, so evaluating it is one indirect call per
 //! node and the work itself. The meaning of each node stays in one place: the closures call the same
 //! helpers as `eval` (`binary`, `call_values`, `ambient`, ...).
+//!
+//! A call written more than once in one expression with the same arguments (`along(path, from, throw)`
+//! five times in a race game's filter) is worked out once per evaluation: its first value is kept in a
+//! memo cell of the thread, which the expression clears when it starts. Expressions have no effects but
+//! `seen_before`'s record, which is never kept this way, so the value cannot change in between; and no
+//! other expression is evaluated in between on the thread but in a search that `stuck` starts, so an
+//! expression that reads `stuck` keeps nothing.
 
 use std::sync::Arc;
 
@@ -13,6 +20,7 @@ use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::Run;
 use crate::state::State;
+use std::cell::Cell;
 
 type Eval = Result<Value, Box<EngineError>>;
 type Closure = dyn for<'a> Fn(&Run<'a>, &State) -> Eval + Send + Sync + std::panic::RefUnwindSafe;
@@ -31,8 +39,17 @@ pub struct Compiled {
 
 impl Compiled {
     pub(crate) fn new(source: Expr) -> Compiled {
+        let repeated = repeated_calls(&source);
+        let body = compile(&source, &repeated);
+        let run: Arc<Closure> = match repeated.len() {
+            0 => Arc::from(body),
+            n => Arc::new(move |r, st| {
+                MEMO.with(|memo| memo[..n].iter().for_each(|cell| cell.set(None)));
+                body(r, st)
+            }),
+        };
         Compiled {
-            run: Arc::from(compile(&source)),
+            run,
             source: Box::new(source),
         }
     }
@@ -68,7 +85,89 @@ impl Expr {
     }
 }
 
-fn compile(e: &Expr) -> F {
+/// How many repeated calls of one expression are kept.
+const MEMO_CELLS: usize = 4;
+
+thread_local! {
+    /// The values of the repeated calls of the expression being evaluated on this thread.
+    static MEMO: [Cell<Option<Value>>; MEMO_CELLS] =
+        const { [const { Cell::new(None) }; MEMO_CELLS] };
+}
+
+/// Calls worked out once per evaluation, by memo cell: the calls written at least twice in `e` (the
+/// first [`MEMO_CELLS`] of them); none when `e` reads `stuck`.
+fn repeated_calls(e: &Expr) -> Vec<Expr> {
+    fn calls<'e>(e: &'e Expr, found: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Call(_, args) => {
+                found.push(e);
+                args.iter().for_each(|a| calls(a, found));
+            }
+            Expr::VarOf { player, .. } => calls(player, found),
+            Expr::Not(x) | Expr::Neg(x) => calls(x, found),
+            Expr::Bin(_, a, b) => {
+                calls(a, found);
+                calls(b, found);
+            }
+            Expr::Compiled(c) => calls(c.source(), found),
+            _ => {}
+        }
+    }
+    if reads_stuck(e) {
+        return Vec::new();
+    }
+    let mut found = Vec::new();
+    calls(e, &mut found);
+    let mut repeated: Vec<Expr> = Vec::new();
+    for (i, call) in found.iter().enumerate() {
+        let again = found[i + 1..].contains(call);
+        if again && !repeated.contains(call) && !records(call) && repeated.len() < MEMO_CELLS {
+            repeated.push((*call).clone());
+        }
+    }
+    repeated
+}
+
+/// Whether evaluating `e` records something (`seen_before`): such a call must run every time.
+fn records(e: &Expr) -> bool {
+    any_node(e, &|e| matches!(e, Expr::Call(Func::SeenBefore, _)))
+}
+
+/// Whether `e` reads `stuck`, which runs a move search (evaluating other expressions on this thread).
+fn reads_stuck(e: &Expr) -> bool {
+    any_node(e, &|e| matches!(e, Expr::Ambient(Ambient::Stuck)))
+}
+
+fn any_node(e: &Expr, test: &impl Fn(&Expr) -> bool) -> bool {
+    test(e)
+        || match e {
+            Expr::Call(_, args) => args.iter().any(|a| any_node(a, test)),
+            Expr::VarOf { player, .. } => any_node(player, test),
+            Expr::Not(x) | Expr::Neg(x) => any_node(x, test),
+            Expr::Bin(_, a, b) => any_node(a, test) || any_node(b, test),
+            Expr::Compiled(c) => any_node(c.source(), test),
+            _ => false,
+        }
+}
+
+/// `e` compiled, reading a call of `repeated` from its memo cell once it has been worked out.
+fn compile(e: &Expr, repeated: &[Expr]) -> F {
+    let Some(cell) = repeated.iter().position(|r| r == e) else {
+        return compile_node(e, repeated);
+    };
+    let work = compile_node(e, repeated);
+    Box::new(move |r, st| match MEMO.with(|memo| memo[cell].get()) {
+        Some(v) => Ok(v),
+        None => {
+            let v = work(r, st)?;
+            MEMO.with(|memo| memo[cell].set(Some(v)));
+            Ok(v)
+        }
+    })
+}
+
+fn compile_node(e: &Expr, repeated: &[Expr]) -> F {
+    let compile = |e: &Expr| compile(e, repeated);
     match e {
         Expr::Const(v) => {
             let v = *v;
@@ -98,8 +197,8 @@ fn compile(e: &Expr) -> F {
             let x = compile(x);
             Box::new(move |r, st| Ok(Value::Int(x(r, st)?.int().wrapping_neg())))
         }
-        Expr::Bin(op, a, b) => compile_binary(*op, a, b),
-        Expr::Call(f, args) => compile_call(*f, args),
+        Expr::Bin(op, a, b) => compile_binary(*op, a, b, repeated),
+        Expr::Call(f, args) => compile_call(*f, args, repeated),
         Expr::EmptyAt(slot) => {
             let slot = *slot;
             Box::new(move |r, st| Ok(r.empty_at(st, slot)))
@@ -122,7 +221,8 @@ fn compile(e: &Expr) -> F {
 
 /// One closure per operator, and per shape of operands: a constant right operand (the usual `x == 4`,
 /// `n > 0`) is captured instead of evaluated, and a local on the left is read directly.
-fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
+fn compile_binary(op: BinOp, a: &Expr, b: &Expr, repeated: &[Expr]) -> F {
+    let compile = |e: &Expr| compile(e, repeated);
     macro_rules! per_op {
         ($($name:ident),* $(,)?) => {
             match op {
@@ -136,7 +236,7 @@ fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
                     let (a, b) = (compile(a), compile(b));
                     Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
                 }
-                $(BinOp::$name => binary_with(|x, y| binary(BinOp::$name, x, y), a, b),)*
+                $(BinOp::$name => binary_with(|x, y| binary(BinOp::$name, x, y), a, b, repeated),)*
             }
         };
     }
@@ -145,10 +245,11 @@ fn compile_binary(op: BinOp, a: &Expr, b: &Expr) -> F {
 
 /// The closures of one operator, `op` being `binary` with that operator as a constant, which the compiler
 /// reduces to the operator's own code (no dispatch on the operator at run time).
-fn binary_with<O>(op: O, a: &Expr, b: &Expr) -> F
+fn binary_with<O>(op: O, a: &Expr, b: &Expr, repeated: &[Expr]) -> F
 where
     O: Fn(Value, Value) -> Value + Copy + Send + Sync + std::panic::RefUnwindSafe + 'static,
 {
+    let compile = |e: &Expr| compile(e, repeated);
     match (a, b) {
         (Expr::Local(slot), Expr::Const(c)) => {
             let (slot, c) = (*slot as usize, *c);
@@ -168,13 +269,14 @@ where
 /// A call evaluates its arguments (one closure each, no loop) and applies the function to their values.
 /// Each function gets closures of its own, calling `call_values` with that function as a constant, which
 /// the compiler reduces to the function's own code (no dispatch on the function at run time).
-fn compile_call(f: Func, args: &[Expr]) -> F {
+fn compile_call(f: Func, args: &[Expr], repeated: &[Expr]) -> F {
     macro_rules! per_func {
         ($($name:ident),* $(,)?) => {
             match f {
                 $(Func::$name => call_with(
                     |r: &Run<'_>, st: &State, v: [Value; 3]| r.call_values(st, Func::$name, v),
                     args,
+                    repeated,
                 ),)*
             }
         };
@@ -202,7 +304,7 @@ fn compile_call(f: Func, args: &[Expr]) -> F {
     )
 }
 
-fn call_with<C>(call: C, args: &[Expr]) -> F
+fn call_with<C>(call: C, args: &[Expr], repeated: &[Expr]) -> F
 where
     C: Fn(&Run<'_>, &State, [Value; 3]) -> Value
         + Copy
@@ -211,6 +313,7 @@ where
         + std::panic::RefUnwindSafe
         + 'static,
 {
+    let compile = |e: &Expr| compile(e, repeated);
     let none = Value::None;
     match args {
         [] => Box::new(move |r, st| Ok(call(r, st, [none; 3]))),
@@ -226,5 +329,65 @@ where
             let (a, b, c) = (compile(a), compile(b), compile(c));
             Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, b(r, st)?, c(r, st)?])))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(f: Func, args: Vec<Expr>) -> Expr {
+        Expr::Call(f, args)
+    }
+
+    #[test]
+    fn only_calls_written_twice_without_a_record_or_a_search_are_kept() {
+        let along = call(
+            Func::Along,
+            vec![Expr::Local(0), Expr::Local(1), Expr::Const(Value::Int(2))],
+        );
+        let tagged = |site: Expr| call(Func::Tagged, vec![site, Expr::Const(Value::Int(0))]);
+        let twice = Expr::Bin(
+            BinOp::Or,
+            Box::new(tagged(along.clone())),
+            Box::new(Expr::Not(Box::new(tagged(along.clone())))),
+        );
+        // `along(...)` and `tagged(along(...), 0)` are both written twice.
+        assert_eq!(
+            repeated_calls(&twice),
+            [tagged(along.clone()), along.clone()]
+        );
+        assert!(
+            repeated_calls(&tagged(along.clone())).is_empty(),
+            "written once"
+        );
+
+        let seen = call(Func::SeenBefore, vec![Expr::Local(0)]);
+        let recorded = Expr::Bin(BinOp::And, Box::new(seen.clone()), Box::new(seen));
+        assert!(
+            repeated_calls(&recorded).is_empty(),
+            "each `seen_before` records"
+        );
+
+        let searching = Expr::Bin(
+            BinOp::And,
+            Box::new(twice.clone()),
+            Box::new(Expr::Ambient(Ambient::Stuck)),
+        );
+        assert!(
+            repeated_calls(&searching).is_empty(),
+            "`stuck` evaluates other expressions"
+        );
+
+        let many: Vec<Expr> = (0..6)
+            .map(|i| call(Func::Abs, vec![Expr::Const(Value::Int(i))]))
+            .collect();
+        let sum = many
+            .iter()
+            .chain(&many)
+            .cloned()
+            .reduce(|a, b| Expr::Bin(BinOp::Add, Box::new(a), Box::new(b)))
+            .unwrap();
+        assert_eq!(repeated_calls(&sum).len(), MEMO_CELLS);
     }
 }

@@ -137,7 +137,10 @@ enum Kept {
     /// Not kept (`legal_moves`).
     Nothing,
     Written(Span),
-    Paused { locals: Span, steps: u32 },
+    Paused {
+        locals: Span,
+        steps: u32,
+    },
 }
 
 /// What the explorer says of a group of moves besides its options.
