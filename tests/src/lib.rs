@@ -20,7 +20,15 @@ pub fn catalog() -> Catalog {
 
 /// Loads a ruleset by name or path; panics with every diagnostic if it is invalid.
 pub fn compile(name: &str) -> Compiled {
-    let loaded = keliya_rules::load(&catalog(), name);
+    loaded(name, keliya_rules::load(&catalog(), name))
+}
+
+/// [`compile`] without preparing the game (`keliya_rules::load_as_written`).
+pub fn compile_as_written(name: &str) -> Compiled {
+    loaded(name, keliya_rules::load_as_written(&catalog(), name))
+}
+
+fn loaded(name: &str, loaded: keliya_rules::Loaded) -> Compiled {
     match loaded.result {
         Ok(c) => c,
         Err(diags) => {

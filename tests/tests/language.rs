@@ -702,20 +702,6 @@ fn branches_decided_by_parameters_are_dropped_when_a_ruleset_is_compiled() {
     assert!(rulesets > 20);
     // Raja Pasu's sowing tests a dozen parameters; with the defaults its rule shrinks from the 78
     // statements written to fewer than 50.
-    fn size(stmts: &[Stmt]) -> usize {
-        stmts
-            .iter()
-            .map(|s| match s {
-                Stmt::If {
-                    then, otherwise, ..
-                } => 1 + size(then) + size(otherwise),
-                Stmt::While { body, .. } | Stmt::Choose { body, .. } | Stmt::For { body, .. } => {
-                    1 + size(body)
-                }
-                _ => 1,
-            })
-            .sum()
-    }
     let c = keliya_tests::compile("raja-pasu");
     let sow = c.game().rules.iter().find(|r| r.name == "sow").unwrap();
     assert!(size(&sow.body) < 50, "{} statements", size(&sow.body));
@@ -807,6 +793,9 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
         for r in &mut walked.rules {
             r.when.iter_mut().for_each(plain);
             plain_block(&mut r.body);
+            for own in &mut r.by_mover {
+                plain_block(&mut own.body);
+            }
         }
         for end in &mut walked.ends {
             plain(&mut end.when);
@@ -817,6 +806,145 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
         let compiled = play_both(game, &walked, 5, 400);
         assert!(compiled > 100, "{name}: {compiled} positions compared");
     }
+}
+
+#[test]
+fn a_prepared_game_plays_as_its_rules_are_written() {
+    // Preparing a game (folding constants and the locals set to them, a body per mover, narrowed
+    // choices, paused moves, compiled expressions) changes how fast it plays, never what it does.
+    for name in [
+        "hat-diviyan-keliya",
+        "demala-diviyan-keliya/pulijudam-23",
+        "pancha-keliya",
+        "pancha-keliya/parker-1909",
+        "kerala",
+        "kerala/three-players",
+        "raja-pasu",
+    ] {
+        let prepared = keliya_tests::compile(name);
+        let written = keliya_tests::compile_as_written(name);
+        assert!(written.game().rules.iter().all(|r| r.by_mover.is_empty()));
+        let compared = play_both(prepared.game(), written.game(), 6, 200);
+        assert!(compared > 100, "{name}: {compared} positions compared");
+    }
+}
+
+/// Statements in a block, nested ones included.
+fn size(stmts: &[keliya_engine::Stmt]) -> usize {
+    use keliya_engine::Stmt;
+    stmts
+        .iter()
+        .map(|s| match s {
+            Stmt::If {
+                then, otherwise, ..
+            } => 1 + size(then) + size(otherwise),
+            Stmt::While { body, .. } | Stmt::Choose { body, .. } | Stmt::For { body, .. } => {
+                1 + size(body)
+            }
+            _ => 1,
+        })
+        .sum()
+}
+
+const FOLDED_LOCALS: &str = r#"
+title: Locals set to constants
+family: race
+players: {one: {}}
+pieces: {pawn: {}}
+board:
+  generate: [{track: {prefix: t, squares: 5}}]
+setup: {t1: {pawn: 1}}
+rules:
+  fill:
+    do: |
+      // A loop's test sees what its body sets: three pawns on t2.
+      let n = 0
+      while n < 3 {
+        place(pawn, @t2)
+        n += 1
+      }
+      // So does each pass, and what follows the loop: two passes, so a pawn on t3.
+      let k = 0
+      for s in sites() where s == @t4 or s == @t5 {
+        k = k + 1
+      }
+      if k == 2 {
+        place(pawn, @t3)
+      }
+      // After an `if` a local is known only when both branches agree: nothing on t4.
+      let m = 1
+      if count(@t1, pawn) > 5 {
+        m = 2
+      }
+      if m == 2 {
+        place(pawn, @t4)
+      }
+      // A constant read through a local, decided when the ruleset is compiled: nothing on t5.
+      let flag = 0
+      if flag == 1 {
+        place(pawn, @t5)
+      }
+    notation: fill
+caps: {max_turns: 1}
+"#;
+
+#[test]
+fn locals_set_to_constants_are_folded_only_where_their_value_is_certain() {
+    let path = ruleset("folded-locals", FOLDED_LOCALS);
+    let mut s = Scenario::new(&path);
+    s.play("fill");
+    let counts: Vec<u16> = ["t1", "t2", "t3", "t4", "t5"]
+        .iter()
+        .map(|t| s.count(t, "pawn"))
+        .collect();
+    assert_eq!(counts, [1, 3, 1, 0, 0]);
+    // The `let flag` nothing reads any more is dropped with the branch it decided.
+    let rule = &s.game().rules[0];
+    let as_written = keliya_rules::load_as_written(&keliya_tests::catalog(), &path);
+    let written = as_written
+        .result
+        .as_ref()
+        .ok()
+        .and_then(|c| c.game.as_ref())
+        .unwrap();
+    assert!(rule.body.len() < written.rules[0].body.len());
+}
+
+#[test]
+fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
+    use keliya_engine::{Expr, Stmt};
+    let c = keliya_tests::compile("pancha-keliya/parker-1909");
+    let game = c.game();
+    let mv = game.rules.iter().find(|r| r.name == "move").unwrap();
+    assert_eq!(mv.by_mover.len(), game.players.len());
+    // `let pc = a_pawn ... if tagged(hand(mover), team_b) { pc = b_pawn ... }`: for each side the
+    // test is decided, every read of `pc` is the side's piece, and the `let`s nothing reads are gone.
+    for (p, own) in mv.by_mover.iter().enumerate() {
+        assert!(
+            size(&own.body) < size(&mv.body),
+            "player {p}: {} statements, {} for any player",
+            size(&own.body),
+            size(&mv.body)
+        );
+        let Some(Stmt::Choose { domain, .. }) = own.body.first() else {
+            panic!(
+                "player {p}: the body starts with its choice: {:?}",
+                own.body.first()
+            );
+        };
+        let pawn = game
+            .pieces
+            .iter()
+            .position(|d| d.owner == Some(p as u8))
+            .unwrap();
+        assert_eq!(
+            *domain,
+            keliya_engine::Domain::SitesWith(Expr::Const(keliya_engine::Value::Piece(pawn as u8)))
+        );
+    }
+    // A rule of one player is folded for that player alone.
+    let c = keliya_tests::compile("hat-diviyan-keliya");
+    assert!(c.game().rules.iter().all(|r| r.by_mover.is_empty()));
 }
 
 const PAUSED: &str = r#"

@@ -83,6 +83,19 @@ impl Expr {
             e => e,
         }
     }
+
+    /// Whether `test` holds of this expression or of any part of it (compiled parts by their source).
+    pub fn any_node(&self, test: &impl Fn(&Expr) -> bool) -> bool {
+        test(self)
+            || match self {
+                Expr::Call(_, args) => args.iter().any(|a| a.any_node(test)),
+                Expr::VarOf { player, .. } => player.any_node(test),
+                Expr::Not(x) | Expr::Neg(x) => x.any_node(test),
+                Expr::Bin(_, a, b) => a.any_node(test) || b.any_node(test),
+                Expr::Compiled(c) => c.source().any_node(test),
+                _ => false,
+            }
+    }
 }
 
 /// How many repeated calls of one expression are kept.
@@ -130,24 +143,12 @@ fn repeated_calls(e: &Expr) -> Vec<Expr> {
 
 /// Whether evaluating `e` records something (`seen_before`): such a call must run every time.
 fn records(e: &Expr) -> bool {
-    any_node(e, &|e| matches!(e, Expr::Call(Func::SeenBefore, _)))
+    e.any_node(&|e| matches!(e, Expr::Call(Func::SeenBefore, _)))
 }
 
 /// Whether `e` reads `stuck`, which runs a move search (evaluating other expressions on this thread).
 fn reads_stuck(e: &Expr) -> bool {
-    any_node(e, &|e| matches!(e, Expr::Ambient(Ambient::Stuck)))
-}
-
-fn any_node(e: &Expr, test: &impl Fn(&Expr) -> bool) -> bool {
-    test(e)
-        || match e {
-            Expr::Call(_, args) => args.iter().any(|a| any_node(a, test)),
-            Expr::VarOf { player, .. } => any_node(player, test),
-            Expr::Not(x) | Expr::Neg(x) => any_node(x, test),
-            Expr::Bin(_, a, b) => any_node(a, test) || any_node(b, test),
-            Expr::Compiled(c) => any_node(c.source(), test),
-            _ => false,
-        }
+    e.any_node(&|e| matches!(e, Expr::Ambient(Ambient::Stuck)))
 }
 
 /// `e` compiled, reading a call of `repeated` from its memo cell once it has been worked out.

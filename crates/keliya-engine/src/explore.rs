@@ -159,7 +159,9 @@ impl<'g, 's> Explorer<'g, 's> {
         let mut run = Run::new(self.game, rule);
         let mark = st.mark();
         self.start = mark;
-        let body = &self.game.rules[rule as usize].body;
+        let (body, _) = self
+            .game
+            .body_for(&self.game.rules[rule as usize], st.to_move);
         if let Flow::Done = self.block(&mut run, st, body, &Next::End)? {
             self.leaf(&run, st)?;
         }
@@ -580,12 +582,13 @@ impl<'g, 's> Explorer<'g, 's> {
             return Err(mismatch());
         };
         let mut after: SmallVec<[&'g [Stmt]; 4]> = SmallVec::new();
-        let path = game.choice_paths.get(choice.point as usize);
+        let (rule_body, paths) = game.body_for(rule, st.to_move);
         let Some(Stmt::Choose {
             id, slots, body, ..
-        }) = path
+        }) = paths
+            .get(choice.point as usize)
             .and_then(|p| p.as_deref())
-            .and_then(|p| locate(&rule.body, p, &mut after))
+            .and_then(|p| locate(rule_body, p, &mut after))
         else {
             return Err(mismatch());
         };

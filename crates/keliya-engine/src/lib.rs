@@ -11,6 +11,7 @@
 mod compile;
 mod eval;
 mod explore;
+mod fold;
 mod interp;
 pub mod ir;
 mod run;
@@ -58,6 +59,16 @@ pub struct RuleDef {
     pub locals: usize,
     /// Used only when no ordinary rule gives the player a move (instead of a pass): ends of rounds, say.
     pub fallback: bool,
+    /// For a rule any player may use whose body reads `mover`: the body folded for each player, by
+    /// player id (set by [`Game::fold_constants`]; empty: `body` serves every player).
+    pub by_mover: Vec<MoverBody>,
+}
+
+/// A rule's body folded for one mover, and where its choice points are (as [`Game::choice_paths`]).
+#[derive(Clone, Debug)]
+pub struct MoverBody {
+    pub body: Vec<Stmt>,
+    pub choice_paths: Vec<Option<ChoicePath>>,
 }
 
 #[derive(Clone, Debug)]

@@ -79,6 +79,7 @@ fn three_in_a_row() -> Game {
             notation: Some("{from}-{to}".into()),
             locals: 2,
             fallback: false,
+            by_mover: Vec::new(),
         }],
         ends: vec![EndDef {
             name: "arrived".into(),

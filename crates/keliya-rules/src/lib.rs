@@ -12,6 +12,6 @@ mod yaml;
 
 pub use catalog::{Catalog, Found, Origin, Unreadable};
 pub use diag::{Diagnostic, FileId, Loc, Sources};
-pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load};
+pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load, load_as_written};
 pub use lower::TOP_KEYS;
 pub use yaml::{Key, Node, Value as YamlValue};

@@ -66,7 +66,15 @@ impl Compiled {
 /// Loads `what` (a path or a ruleset name) with everything it extends.
 pub fn load(catalog: &Catalog, what: &str) -> Loaded {
     let mut sources = Sources::default();
-    let result = load_into(catalog, what, &mut sources);
+    let result = load_into(catalog, what, &mut sources, true);
+    Loaded { sources, result }
+}
+
+/// [`load`] without preparing the game for play (`Game::fold_constants`): its rules as written, run by
+/// the tree-walking evaluator. For checking that preparing a game changes nothing it does.
+pub fn load_as_written(catalog: &Catalog, what: &str) -> Loaded {
+    let mut sources = Sources::default();
+    let result = load_into(catalog, what, &mut sources, false);
     Loaded { sources, result }
 }
 
@@ -74,6 +82,7 @@ fn load_into(
     catalog: &Catalog,
     what: &str,
     sources: &mut Sources,
+    prepare: bool,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let Some(found) = catalog.find(what, None) else {
         let file = sources.add(what.to_string(), String::new());
@@ -205,7 +214,7 @@ fn load_into(
     for (child, _) in iter {
         merged = merge(without_own_keys(merged), child);
     }
-    crate::lower::lower(merged, displays, names_seen[0].clone(), sources)
+    crate::lower::lower(merged, displays, names_seen[0].clone(), sources, prepare)
 }
 
 /// What a found ruleset is, the same for every way of naming it: its file, or its embedded name.

@@ -41,6 +41,7 @@ pub(crate) fn lower(
     chain: Vec<String>,
     name: String,
     sources: &Sources,
+    prepare: bool,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let mut cx = Cx {
         sources,
@@ -311,6 +312,7 @@ pub(crate) fn lower(
                 body,
                 notation,
                 locals,
+                by_mover: Vec::new(),
             });
         }
     } else if !is_library {
@@ -540,7 +542,9 @@ pub(crate) fn lower(
                 choice_paths: Vec::new(),
                 board,
             };
-            game.fold_constants();
+            if prepare {
+                game.fold_constants();
+            }
             Some(game)
         }
         _ => None,

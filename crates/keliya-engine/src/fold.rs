@@ -1,0 +1,698 @@
+//! Preparing a compiled ruleset ([`Game::fold_constants`]): whatever does not depend on the position is
+//! worked out once. Expressions on constants are evaluated; the locals a rule sets to constants are
+//! replaced by their values where they are read, and the `let`s no expression reads any more are dropped;
+//! a rule any player may use that reads `mover` gets a body of its own for each player, folded with the
+//! mover known (a race rule's `if tagged(hand(mover), team_b) { ... }` is then decided, and its
+//! pieces and routes are constants); branches that constants decide are dropped; `choose x in sites()
+//! where x == E` is narrowed to the one site `E`; common calls on locals get forms of their own; and
+//! every expression left is compiled to closures.
+
+use crate::compile::Compiled;
+use crate::eval::{binary, pure_call};
+use crate::ir::*;
+use crate::{ChoicePath, Game, MoverBody, PieceId, PlayerId, RuleDef};
+
+impl Game {
+    /// Prepares the game as the module says. Called once, when a ruleset is compiled; playing the
+    /// prepared game gives the same results, faster (tests compare the two move by move).
+    pub fn fold_constants(&mut self) {
+        let mut rules = std::mem::take(&mut self.rules);
+        self.choice_paths = vec![None; self.choice_names.len()];
+        for rule in &mut rules {
+            let RuleDef {
+                player,
+                when,
+                body,
+                locals,
+                by_mover,
+                ..
+            } = rule;
+            if let Some(w) = when {
+                Folder::new(self, None, 0).prepare(w);
+            }
+            let general = body.clone();
+            *body = self.folded(&general, *player, *locals);
+            record_choice_paths(body, &mut Vec::new(), &mut self.choice_paths);
+            *by_mover = Vec::new();
+            if player.is_none() && reads_mover(&general) {
+                for p in 0..self.players.len() {
+                    let body = self.folded(&general, Some(p as PlayerId), *locals);
+                    let mut choice_paths = vec![None; self.choice_names.len()];
+                    record_choice_paths(&body, &mut Vec::new(), &mut choice_paths);
+                    by_mover.push(MoverBody { body, choice_paths });
+                }
+            }
+        }
+        self.prefers = rules.iter().any(|r| uses_prefer(&r.body));
+        self.rules = rules;
+        let mut ends = std::mem::take(&mut self.ends);
+        for end in &mut ends {
+            let folder = Folder::new(self, None, 0);
+            folder.prepare(&mut end.when);
+            if let Some(w) = &mut end.winner {
+                folder.prepare(w);
+            }
+        }
+        self.ends = ends;
+        let mut invariants = std::mem::take(&mut self.invariants);
+        for (_, e) in &mut invariants {
+            Folder::new(self, None, 0).prepare(e);
+        }
+        self.invariants = invariants;
+    }
+
+    /// A rule's body folded for `mover` (`None`: any player), its last choices marked.
+    fn folded(&self, body: &[Stmt], mover: Option<PlayerId>, locals: usize) -> Vec<Stmt> {
+        let mut body = body.to_vec();
+        Folder::new(self, mover, locals).block(&mut body);
+        let mut read = vec![false; locals];
+        reads_in_block(&body, &mut read);
+        drop_unread_lets(&mut body, &read);
+        mark_last_choices(&mut body, true);
+        body
+    }
+
+    /// The body `rule` runs when `mover` is to move, and where its choice points are.
+    #[inline]
+    pub(crate) fn body_for<'r>(
+        &'r self,
+        rule: &'r RuleDef,
+        mover: PlayerId,
+    ) -> (&'r [Stmt], &'r [Option<ChoicePath>]) {
+        match rule.by_mover.get(mover as usize) {
+            Some(own) => (&own.body, &own.choice_paths),
+            None => (&rule.body, &self.choice_paths),
+        }
+    }
+}
+
+/// Folds one body: the game, the mover when known, and the locals whose values are known at the
+/// statement being folded.
+struct Folder<'g> {
+    game: &'g Game,
+    mover: Option<PlayerId>,
+    known: Vec<Option<Value>>,
+}
+
+impl<'g> Folder<'g> {
+    fn new(game: &'g Game, mover: Option<PlayerId>, locals: usize) -> Self {
+        Folder {
+            game,
+            mover,
+            known: vec![None; locals],
+        }
+    }
+
+    /// Folds a block statement by statement, following the locals set to constants; an `if` on a
+    /// constant is replaced by the branch it takes, a `while` on a constant false by nothing (rulesets
+    /// test their parameters this way, `if capture_again == 1 { ... }`, and each delta sets them
+    /// differently).
+    fn block(&mut self, stmts: &mut Vec<Stmt>) {
+        let mut kept = Vec::with_capacity(stmts.len());
+        for s in std::mem::take(stmts) {
+            self.statement(s, &mut kept);
+        }
+        *stmts = kept;
+    }
+
+    fn statement(&mut self, mut s: Stmt, kept: &mut Vec<Stmt>) {
+        match &mut s {
+            Stmt::Choose {
+                slots,
+                domain,
+                filter,
+                body,
+                ..
+            } => {
+                self.options(slots, domain, filter);
+                // The body runs once on each path, from what is known here; what it sets is known
+                // after it the same way on every path.
+                self.block(body);
+            }
+            Stmt::For {
+                slots,
+                domain,
+                filter,
+                body,
+                ..
+            } => {
+                // The options are listed before the first pass.
+                self.options(slots, domain, filter);
+                self.forget_set_in(body);
+                self.block(body);
+                self.forget_set_in(body);
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                self.prepare(cond);
+                if let Expr::Const(v) = cond {
+                    let taken = std::mem::take(if v.truthy() { then } else { otherwise });
+                    for s in taken {
+                        self.statement(s, kept);
+                    }
+                    return;
+                }
+                let before = self.known.clone();
+                self.block(then);
+                let after_then = std::mem::replace(&mut self.known, before);
+                self.block(otherwise);
+                for (k, t) in self.known.iter_mut().zip(after_then) {
+                    if *k != t {
+                        *k = None;
+                    }
+                }
+            }
+            Stmt::While { cond, body, .. } => {
+                // Tested before every pass: nothing the body sets is known there.
+                self.forget_set_in(body);
+                self.prepare(cond);
+                if matches!(cond, Expr::Const(v) if !v.truthy()) {
+                    return;
+                }
+                self.block(body);
+                self.forget_set_in(body);
+            }
+            Stmt::SetLocal { slot, op, value } => {
+                self.prepare(value);
+                let now = match (op, &value) {
+                    (AssignOp::Set, Expr::Const(v)) => Some(*v),
+                    _ => None,
+                };
+                if let Some(k) = self.known.get_mut(*slot as usize) {
+                    *k = now;
+                }
+            }
+            Stmt::SetVar { player, value, .. } => {
+                if let Some(p) = player {
+                    self.prepare(p);
+                }
+                self.prepare(value);
+            }
+            Stmt::Effect { args, .. } => {
+                for a in args {
+                    self.prepare(a);
+                }
+            }
+        }
+        kept.push(s);
+    }
+
+    /// Folds what a choice or a loop ranges over; its own variables are not known in its filter.
+    fn options(&mut self, slots: &[u16], domain: &mut Domain, filter: &mut Option<Expr>) {
+        self.domain(domain);
+        self.forget(slots);
+        if let Some(f) = filter {
+            self.filter(slots, domain, f);
+        }
+    }
+
+    fn domain(&mut self, domain: &mut Domain) {
+        match domain {
+            Domain::Sites | Domain::Players | Domain::Occupied => {}
+            Domain::SitesWith(e)
+            | Domain::Neighbours(e)
+            | Domain::Leaps(e)
+            | Domain::Track(e)
+            | Domain::Just(e) => self.prepare(e),
+            Domain::Range(a, b) => {
+                self.prepare(a);
+                self.prepare(b);
+            }
+        }
+    }
+
+    /// Folds a choice's filter and narrows the choice's sites by it where it can.
+    fn filter(&mut self, slots: &[u16], domain: &mut Domain, f: &mut Expr) {
+        self.fold(f);
+        if let (Domain::Sites, [slot]) = (&domain, slots) {
+            if let Some(site) = named_site(f, *slot) {
+                let mut site = site.clone();
+                compile_in_place(&mut site);
+                *domain = Domain::Just(site);
+            } else if let Some(narrower) = occupied_sites(f, *slot) {
+                *domain = narrower;
+            }
+        }
+        compile_in_place(f);
+    }
+
+    fn forget(&mut self, slots: &[u16]) {
+        for &slot in slots {
+            if let Some(k) = self.known.get_mut(slot as usize) {
+                *k = None;
+            }
+        }
+    }
+
+    /// Forgets every local that `stmts` may set (a loop's later passes, or after it).
+    fn forget_set_in(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            match s {
+                Stmt::SetLocal { slot, .. } => self.forget(&[*slot]),
+                Stmt::Choose { slots, body, .. } | Stmt::For { slots, body, .. } => {
+                    self.forget(slots);
+                    self.forget_set_in(body);
+                }
+                Stmt::While { body, .. } => self.forget_set_in(body),
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    self.forget_set_in(then);
+                    self.forget_set_in(otherwise);
+                }
+                Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+            }
+        }
+    }
+
+    /// Folds an expression, then compiles what is left of it to closures.
+    fn prepare(&self, e: &mut Expr) {
+        self.fold(e);
+        compile_in_place(e);
+    }
+
+    fn fold(&self, e: &mut Expr) {
+        let constant = |e: &Expr| match e {
+            Expr::Const(v) => Some(*v),
+            _ => None,
+        };
+        let folded = match e {
+            Expr::Local(slot) => self
+                .known
+                .get(*slot as usize)
+                .copied()
+                .flatten()
+                .map(Expr::Const),
+            Expr::Ambient(Ambient::Mover) => self.mover.map(|m| Expr::Const(Value::Player(m))),
+            Expr::Const(_)
+            | Expr::Var { .. }
+            | Expr::Ambient(_)
+            | Expr::EmptyAt(_)
+            | Expr::HasAt(..)
+            | Expr::CountAt(..)
+            | Expr::AlongAt(..)
+            | Expr::Compiled(_) => None,
+            Expr::VarOf { var, player } => {
+                self.fold(player);
+                match constant(player) {
+                    Some(Value::Player(p)) => Some(Expr::Var {
+                        slot: self.game.var_slot(*var as usize, Some(p)) as u16,
+                    }),
+                    _ => None,
+                }
+            }
+            Expr::Not(x) | Expr::Neg(x) => {
+                self.fold(x);
+                let negate = matches!(e, Expr::Neg(_));
+                match e {
+                    Expr::Not(x) | Expr::Neg(x) => constant(x).map(|v| {
+                        Expr::Const(if negate {
+                            Value::Int(v.int().wrapping_neg())
+                        } else {
+                            Value::Bool(!v.truthy())
+                        })
+                    }),
+                    _ => None,
+                }
+            }
+            Expr::Bin(op, a, b) => {
+                self.fold(a);
+                self.fold(b);
+                match (*op, constant(a), constant(b)) {
+                    (_, Some(x), Some(y)) => Some(Expr::Const(binary(*op, x, y))),
+                    // `and` / `or` with one side known (operands are conditions: the type check sees
+                    // to it). A known right side drops the left only when the left records nothing.
+                    (BinOp::And, Some(x), None) | (BinOp::Or, Some(x), None) => {
+                        let decided = (*op == BinOp::And) != x.truthy();
+                        Some(if decided {
+                            Expr::Const(Value::Bool(x.truthy()))
+                        } else {
+                            std::mem::replace(b.as_mut(), Expr::Const(Value::None))
+                        })
+                    }
+                    (BinOp::And, None, Some(y)) | (BinOp::Or, None, Some(y)) => {
+                        let decided = (*op == BinOp::And) != y.truthy();
+                        if !decided {
+                            Some(std::mem::replace(a.as_mut(), Expr::Const(Value::None)))
+                        } else if records_nothing(a) {
+                            Some(Expr::Const(Value::Bool(y.truthy())))
+                        } else {
+                            None
+                        }
+                    }
+                    _ => None,
+                }
+            }
+            Expr::Call(f, args) => {
+                let mut values = [Value::None; 3];
+                let mut all_constant = args.len() <= values.len();
+                for (i, a) in args.iter_mut().enumerate() {
+                    self.fold(a);
+                    match (constant(a), values.get_mut(i)) {
+                        (Some(v), Some(slot)) => *slot = v,
+                        _ => all_constant = false,
+                    }
+                }
+                match (*f, args.as_slice()) {
+                    _ if all_constant => pure_call(self.game, *f, values).map(Expr::Const),
+                    (Func::Empty, [Expr::Local(slot)]) => Some(Expr::EmptyAt(*slot)),
+                    (Func::Has, [Expr::Local(slot), Expr::Const(Value::Piece(p))]) => {
+                        Some(Expr::HasAt(*slot, *p))
+                    }
+                    (Func::Count, [Expr::Local(slot), Expr::Const(Value::Piece(p))]) => {
+                        Some(Expr::CountAt(*slot, *p))
+                    }
+                    (
+                        Func::Along,
+                        [
+                            Expr::Const(Value::Track(t)),
+                            Expr::Local(slot),
+                            Expr::Const(Value::Int(n)),
+                        ],
+                    ) => Some(Expr::AlongAt(*t, *slot, *n)),
+                    _ => None,
+                }
+            }
+        };
+        if let Some(f) = folded {
+            *e = f;
+        }
+    }
+}
+
+/// Whether a block reads `mover` anywhere.
+fn reads_mover(stmts: &[Stmt]) -> bool {
+    let mut found = false;
+    each_expr(stmts, &mut |e| {
+        found |= e.any_node(&|e| matches!(e, Expr::Ambient(Ambient::Mover)))
+    });
+    found
+}
+
+/// Marks in `read` every local a block's expressions read.
+fn reads_in_block(stmts: &[Stmt], read: &mut [bool]) {
+    each_expr(stmts, &mut |e| mark_reads(e, read));
+}
+
+fn mark_reads(e: &Expr, read: &mut [bool]) {
+    match e {
+        Expr::Local(s)
+        | Expr::EmptyAt(s)
+        | Expr::HasAt(s, _)
+        | Expr::CountAt(s, _)
+        | Expr::AlongAt(_, s, _) => {
+            if let Some(r) = read.get_mut(*s as usize) {
+                *r = true;
+            }
+        }
+        Expr::Const(_) | Expr::Var { .. } | Expr::Ambient(_) => {}
+        Expr::VarOf { player, .. } => mark_reads(player, read),
+        Expr::Not(x) | Expr::Neg(x) => mark_reads(x, read),
+        Expr::Bin(_, a, b) => {
+            mark_reads(a, read);
+            mark_reads(b, read);
+        }
+        Expr::Call(_, args) => args.iter().for_each(|a| mark_reads(a, read)),
+        Expr::Compiled(c) => mark_reads(c.source(), read),
+    }
+}
+
+/// Drops the assignments of locals that nothing reads (their values were folded into every reader),
+/// unless the value records something (`seen_before`).
+fn drop_unread_lets(stmts: &mut Vec<Stmt>, read: &[bool]) {
+    stmts.retain(|s| match s {
+        Stmt::SetLocal { slot, value, .. } => {
+            read.get(*slot as usize).copied().unwrap_or(true) || !records_nothing(value)
+        }
+        _ => true,
+    });
+    for s in stmts {
+        match s {
+            Stmt::Choose { body, .. } | Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                drop_unread_lets(body, read)
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                drop_unread_lets(then, read);
+                drop_unread_lets(otherwise, read);
+            }
+            Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+        }
+    }
+}
+
+/// Calls `f` on every expression of a block (conditions, domains, filters, values, arguments).
+fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
+    for s in stmts {
+        match s {
+            Stmt::Choose {
+                domain,
+                filter,
+                body,
+                ..
+            }
+            | Stmt::For {
+                domain,
+                filter,
+                body,
+                ..
+            } => {
+                match domain {
+                    Domain::Sites | Domain::Players | Domain::Occupied => {}
+                    Domain::SitesWith(e)
+                    | Domain::Neighbours(e)
+                    | Domain::Leaps(e)
+                    | Domain::Track(e)
+                    | Domain::Just(e) => f(e),
+                    Domain::Range(a, b) => {
+                        f(a);
+                        f(b);
+                    }
+                }
+                filter.iter().for_each(&mut *f);
+                each_expr(body, f);
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                each_expr(then, f);
+                each_expr(otherwise, f);
+            }
+            Stmt::While { cond, body, .. } => {
+                f(cond);
+                each_expr(body, f);
+            }
+            Stmt::SetLocal { value, .. } => f(value),
+            Stmt::SetVar { player, value, .. } => {
+                player.iter().for_each(&mut *f);
+                f(value);
+            }
+            Stmt::Effect { args, .. } => args.iter().for_each(&mut *f),
+        }
+    }
+}
+
+/// Marks the choice points after which nothing can change which moves a rule gives (`Stmt::Choose::last`):
+/// no further choice point and no `prefer(n)`, in the choice's body or in anything that may run after it.
+/// `then_settled` says so of what follows the block (the end of the rule, or the rest of an enclosing block;
+/// for a loop body, also the loop's later passes).
+fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
+    let mut settled = then_settled;
+    for s in stmts.iter_mut().rev() {
+        let after = settled;
+        settled = settled && !forks_or_ranks(std::slice::from_ref(s));
+        match s {
+            Stmt::Choose {
+                body,
+                last,
+                domain,
+                filter,
+                ..
+            } => {
+                // A choice whose options are listed by recording configurations (`seen_before`) is
+                // never last: a paused run must have recorded nothing, and options that share a run
+                // (see `Explorer::fork`) must not see each other's records.
+                let listed_quietly =
+                    filter.as_ref().is_none_or(records_nothing) && domain_records_nothing(domain);
+                *last = after && !forks_or_ranks(body) && listed_quietly;
+                mark_last_choices(body, after);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                let passes_settled = after && !forks_or_ranks(body);
+                mark_last_choices(body, passes_settled);
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                mark_last_choices(then, after);
+                mark_last_choices(otherwise, after);
+            }
+            Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+        }
+    }
+}
+
+/// Records the path to every choice point of `stmts` nested in choices and `if`s alone (see
+/// `Game::choice_paths`); `path` leads to `stmts`.
+fn record_choice_paths(
+    stmts: &[Stmt],
+    path: &mut Vec<(u16, u8)>,
+    paths: &mut [Option<ChoicePath>],
+) {
+    for (i, s) in stmts.iter().enumerate() {
+        match s {
+            Stmt::Choose { id, body, .. } => {
+                path.push((i as u16, 0));
+                if let Some(slot) = paths.get_mut(*id as usize) {
+                    *slot = Some(path.as_slice().into());
+                }
+                record_choice_paths(body, path, paths);
+                path.pop();
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                for (branch, stmts) in [then, otherwise].into_iter().enumerate() {
+                    path.push((i as u16, branch as u8));
+                    record_choice_paths(stmts, path, paths);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Whether listing a domain records nothing (`seen_before`).
+fn domain_records_nothing(domain: &Domain) -> bool {
+    match domain {
+        Domain::Sites | Domain::Players | Domain::Occupied => true,
+        Domain::SitesWith(e)
+        | Domain::Neighbours(e)
+        | Domain::Leaps(e)
+        | Domain::Track(e)
+        | Domain::Just(e) => records_nothing(e),
+        Domain::Range(a, b) => records_nothing(a) && records_nothing(b),
+    }
+}
+
+/// Whether a block has a choice point or a `prefer(n)` anywhere: something that decides which moves exist.
+fn forks_or_ranks(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Choose { .. } => true,
+        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
+        Stmt::For { body, .. } | Stmt::While { body, .. } => forks_or_ranks(body),
+        Stmt::If {
+            then, otherwise, ..
+        } => forks_or_ranks(then) || forks_or_ranks(otherwise),
+        Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
+    })
+}
+
+/// Whether a block has a `prefer(n)` effect anywhere.
+fn uses_prefer(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
+        Stmt::Choose { body, .. } | Stmt::For { body, .. } | Stmt::While { body, .. } => {
+            uses_prefer(body)
+        }
+        Stmt::If {
+            then, otherwise, ..
+        } => uses_prefer(then) || uses_prefer(otherwise),
+        Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
+    })
+}
+
+/// Replaces an expression by its compiled form, but for the leaves `eval` reads directly (and the
+/// constants the folder's callers test for).
+fn compile_in_place(e: &mut Expr) {
+    if !matches!(
+        e,
+        Expr::Const(_) | Expr::Local(_) | Expr::Var { .. } | Expr::Compiled(_)
+    ) {
+        let source = std::mem::replace(e, Expr::Const(Value::None));
+        *e = Expr::Compiled(Compiled::new(source));
+    }
+}
+
+/// In a filter `a and b and ...`, a part `x == E` (or `E == x`) where `x` is the local `slot` and `E` does
+/// not read it: the one value `x` can take. `E` must also have no effect (`seen_before` records), since
+/// it will be evaluated once instead of once per site.
+fn named_site(filter: &Expr, slot: u16) -> Option<&Expr> {
+    match filter {
+        Expr::Bin(BinOp::And, a, b) => named_site(a, slot).or_else(|| named_site(b, slot)),
+        Expr::Bin(BinOp::Eq, a, b) => match (a.as_ref(), b.as_ref()) {
+            (Expr::Local(s), e) | (e, Expr::Local(s)) if *s == slot && independent(e, slot) => {
+                Some(e)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// In a filter `a and b and ...` that records nothing, a part that holds only on an occupied site:
+/// `has(x, piece)` or `count(x, piece) > 0` of the local `slot` narrows the sites to those holding the
+/// piece, `count(x) > 0` or `not empty(x)` to those holding any piece. The filter still tests every
+/// part on the sites left, so the options and their order are the same; only the sites the part
+/// excludes are no longer tried, which is why nothing may be recorded for them.
+fn occupied_sites(filter: &Expr, slot: u16) -> Option<Domain> {
+    fn part(e: &Expr, slot: u16) -> Option<Domain> {
+        let positive = |op: BinOp, n: &Expr| {
+            matches!(
+                (op, n),
+                (BinOp::Gt | BinOp::Ne, Expr::Const(Value::Int(0)))
+                    | (BinOp::Ge, Expr::Const(Value::Int(1)))
+            )
+        };
+        let kind = |piece: PieceId| Domain::SitesWith(Expr::Const(Value::Piece(piece)));
+        match e {
+            Expr::Bin(BinOp::And, a, b) => part(a, slot).or_else(|| part(b, slot)),
+            Expr::HasAt(s, piece) if *s == slot => Some(kind(*piece)),
+            Expr::Bin(op, count, n) if positive(*op, n) => match count.as_ref() {
+                Expr::CountAt(s, piece) if *s == slot => Some(kind(*piece)),
+                Expr::Call(Func::Count, args) if matches!(args.as_slice(), [Expr::Local(s)] if *s == slot) => {
+                    Some(Domain::Occupied)
+                }
+                _ => None,
+            },
+            Expr::Not(x) if matches!(x.as_ref(), Expr::EmptyAt(s) if *s == slot) => {
+                Some(Domain::Occupied)
+            }
+            _ => None,
+        }
+    }
+    if !records_nothing(filter) {
+        return None;
+    }
+    part(filter, slot)
+}
+
+/// `e` records nothing (`seen_before` is the one expression that does).
+fn records_nothing(e: &Expr) -> bool {
+    independent(e, u16::MAX)
+}
+
+/// `e` neither reads local `slot` nor records anything.
+fn independent(e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::Compiled(c) => independent(c.source(), slot),
+        Expr::Local(s)
+        | Expr::EmptyAt(s)
+        | Expr::HasAt(s, _)
+        | Expr::CountAt(s, _)
+        | Expr::AlongAt(_, s, _) => *s != slot,
+        Expr::Const(_) | Expr::Var { .. } | Expr::Ambient(_) => true,
+        Expr::VarOf { player, .. } => independent(player, slot),
+        Expr::Not(x) | Expr::Neg(x) => independent(x, slot),
+        Expr::Bin(_, a, b) => independent(a, slot) && independent(b, slot),
+        Expr::Call(f, args) => *f != Func::SeenBefore && args.iter().all(|a| independent(a, slot)),
+    }
+}
