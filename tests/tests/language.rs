@@ -911,12 +911,31 @@ fn locals_set_to_constants_are_folded_only_where_their_value_is_certain() {
 }
 
 #[test]
+fn a_game_prepared_twice_plays_as_when_prepared_once() {
+    for name in ["pancha-keliya/parker-1909", "kerala", "hat-diviyan-keliya"] {
+        let c = keliya_tests::compile(name);
+        let mut twice = c.game().clone();
+        twice.fold_constants();
+        let compared = play_both(c.game(), &twice, 4, 150);
+        assert!(compared > 100, "{name}: {compared} positions compared");
+    }
+}
+
+#[test]
 fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
     use keliya_engine::{Expr, Stmt};
     let c = keliya_tests::compile("pancha-keliya/parker-1909");
     let game = c.game();
     let mv = game.rules.iter().find(|r| r.name == "move").unwrap();
     assert_eq!(mv.by_mover.len(), game.players.len());
+    let written = keliya_tests::compile_as_written("pancha-keliya/parker-1909");
+    let declared = written
+        .game()
+        .rules
+        .iter()
+        .find(|r| r.name == "move")
+        .unwrap()
+        .locals;
     // `let pc = a_pawn ... if tagged(hand(mover), team_b) { pc = b_pawn ... }`: for each side the
     // test is decided, every read of `pc` is the side's piece, and the `let`s nothing reads are gone.
     for (p, own) in mv.by_mover.iter().enumerate() {
@@ -932,6 +951,10 @@ fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
                 own.body.first()
             );
         };
+        // The locals left are numbered afresh, so a run keeps them inline (8 at most), where the
+        // rule as written declares more.
+        assert!(own.locals <= 8, "player {p}: {} locals", own.locals);
+        assert!(declared > 8, "{declared} locals declared");
         let pawn = game
             .pieces
             .iter()

@@ -156,12 +156,12 @@ impl<'g, 's> Explorer<'g, 's> {
         self.rule = rule;
         self.given = given;
         self.path.clear();
-        let mut run = Run::new(self.game, rule);
-        let mark = st.mark();
-        self.start = mark;
-        let (body, _) = self
+        let (body, _, locals) = self
             .game
             .body_for(&self.game.rules[rule as usize], st.to_move);
+        let mut run = Run::with_locals(self.game, rule, locals);
+        let mark = st.mark();
+        self.start = mark;
         if let Flow::Done = self.block(&mut run, st, body, &Next::End)? {
             self.leaf(&run, st)?;
         }
@@ -582,7 +582,7 @@ impl<'g, 's> Explorer<'g, 's> {
             return Err(mismatch());
         };
         let mut after: SmallVec<[&'g [Stmt]; 4]> = SmallVec::new();
-        let (rule_body, paths) = game.body_for(rule, st.to_move);
+        let (rule_body, paths, rule_locals) = game.body_for(rule, st.to_move);
         let Some(Stmt::Choose {
             id, slots, body, ..
         }) = paths
@@ -595,7 +595,7 @@ impl<'g, 's> Explorer<'g, 's> {
         if *id != choice.point {
             return Err(mismatch());
         }
-        if locals.len() != rule.locals {
+        if locals.len() != rule_locals {
             return Err(mismatch());
         }
         let mut run = Run::resumed(game, found.rule, locals, steps, found.decided);

@@ -30,16 +30,21 @@ impl Game {
             if let Some(w) = when {
                 Folder::new(self, None, 0).prepare(w);
             }
-            let general = body.clone();
-            *body = self.folded(&general, *player, *locals);
+            let mut general = body.clone();
+            let declared = *locals;
+            (*body, *locals) = self.folded(&general, *player, declared);
             record_choice_paths(body, &mut Vec::new(), &mut self.choice_paths);
             *by_mover = Vec::new();
-            if player.is_none() && reads_mover(&general) {
+            if player.is_none() && reads_mover(&mut general) {
                 for p in 0..self.players.len() {
-                    let body = self.folded(&general, Some(p as PlayerId), *locals);
+                    let (body, locals) = self.folded(&general, Some(p as PlayerId), declared);
                     let mut choice_paths = vec![None; self.choice_names.len()];
                     record_choice_paths(&body, &mut Vec::new(), &mut choice_paths);
-                    by_mover.push(MoverBody { body, choice_paths });
+                    by_mover.push(MoverBody {
+                        body,
+                        choice_paths,
+                        locals,
+                    });
                 }
             }
         }
@@ -61,27 +66,31 @@ impl Game {
         self.invariants = invariants;
     }
 
-    /// A rule's body folded for `mover` (`None`: any player), its last choices marked.
-    fn folded(&self, body: &[Stmt], mover: Option<PlayerId>, locals: usize) -> Vec<Stmt> {
+    /// A rule's body folded for `mover` (`None`: any player), its locals renumbered, its expressions
+    /// compiled and its last choices marked; with the number of locals it uses.
+    fn folded(&self, body: &[Stmt], mover: Option<PlayerId>, locals: usize) -> (Vec<Stmt>, usize) {
         let mut body = body.to_vec();
         Folder::new(self, mover, locals).block(&mut body);
         let mut read = vec![false; locals];
-        reads_in_block(&body, &mut read);
+        reads_in_block(&mut body, &mut read);
         drop_unread_lets(&mut body, &read);
+        let locals = renumber_locals(&mut body, locals);
+        each_expr(&mut body, &mut compile_in_place);
         mark_last_choices(&mut body, true);
-        body
+        (body, locals)
     }
 
-    /// The body `rule` runs when `mover` is to move, and where its choice points are.
+    /// The body `rule` runs when `mover` is to move, where its choice points are, and how many locals
+    /// it uses.
     #[inline]
     pub(crate) fn body_for<'r>(
         &'r self,
         rule: &'r RuleDef,
         mover: PlayerId,
-    ) -> (&'r [Stmt], &'r [Option<ChoicePath>]) {
+    ) -> (&'r [Stmt], &'r [Option<ChoicePath>], usize) {
         match rule.by_mover.get(mover as usize) {
-            Some(own) => (&own.body, &own.choice_paths),
-            None => (&rule.body, &self.choice_paths),
+            Some(own) => (&own.body, &own.choice_paths, own.locals),
+            None => (&rule.body, &self.choice_paths, rule.locals),
         }
     }
 }
@@ -147,7 +156,7 @@ impl<'g> Folder<'g> {
                 then,
                 otherwise,
             } => {
-                self.prepare(cond);
+                self.fold(cond);
                 if let Expr::Const(v) = cond {
                     let taken = std::mem::take(if v.truthy() { then } else { otherwise });
                     for s in taken {
@@ -168,7 +177,7 @@ impl<'g> Folder<'g> {
             Stmt::While { cond, body, .. } => {
                 // Tested before every pass: nothing the body sets is known there.
                 self.forget_set_in(body);
-                self.prepare(cond);
+                self.fold(cond);
                 if matches!(cond, Expr::Const(v) if !v.truthy()) {
                     return;
                 }
@@ -176,7 +185,7 @@ impl<'g> Folder<'g> {
                 self.forget_set_in(body);
             }
             Stmt::SetLocal { slot, op, value } => {
-                self.prepare(value);
+                self.fold(value);
                 let now = match (op, &value) {
                     (AssignOp::Set, Expr::Const(v)) => Some(*v),
                     _ => None,
@@ -187,13 +196,13 @@ impl<'g> Folder<'g> {
             }
             Stmt::SetVar { player, value, .. } => {
                 if let Some(p) = player {
-                    self.prepare(p);
+                    self.fold(p);
                 }
-                self.prepare(value);
+                self.fold(value);
             }
             Stmt::Effect { args, .. } => {
                 for a in args {
-                    self.prepare(a);
+                    self.fold(a);
                 }
             }
         }
@@ -216,10 +225,10 @@ impl<'g> Folder<'g> {
             | Domain::Neighbours(e)
             | Domain::Leaps(e)
             | Domain::Track(e)
-            | Domain::Just(e) => self.prepare(e),
+            | Domain::Just(e) => self.fold(e),
             Domain::Range(a, b) => {
-                self.prepare(a);
-                self.prepare(b);
+                self.fold(a);
+                self.fold(b);
             }
         }
     }
@@ -229,14 +238,11 @@ impl<'g> Folder<'g> {
         self.fold(f);
         if let (Domain::Sites, [slot]) = (&domain, slots) {
             if let Some(site) = named_site(f, *slot) {
-                let mut site = site.clone();
-                compile_in_place(&mut site);
-                *domain = Domain::Just(site);
+                *domain = Domain::Just(site.clone());
             } else if let Some(narrower) = occupied_sites(f, *slot) {
                 *domain = narrower;
             }
         }
-        compile_in_place(f);
     }
 
     fn forget(&mut self, slots: &[u16]) {
@@ -384,7 +390,7 @@ impl<'g> Folder<'g> {
 }
 
 /// Whether a block reads `mover` anywhere.
-fn reads_mover(stmts: &[Stmt]) -> bool {
+fn reads_mover(stmts: &mut [Stmt]) -> bool {
     let mut found = false;
     each_expr(stmts, &mut |e| {
         found |= e.any_node(&|e| matches!(e, Expr::Ambient(Ambient::Mover)))
@@ -393,30 +399,78 @@ fn reads_mover(stmts: &[Stmt]) -> bool {
 }
 
 /// Marks in `read` every local a block's expressions read.
-fn reads_in_block(stmts: &[Stmt], read: &mut [bool]) {
+fn reads_in_block(stmts: &mut [Stmt], read: &mut [bool]) {
     each_expr(stmts, &mut |e| mark_reads(e, read));
 }
 
-fn mark_reads(e: &Expr, read: &mut [bool]) {
+/// Numbers the locals a block uses (reads, sets or chooses) from 0, in their order, dropping the
+/// others, so that a run makes room for those alone (a run keeps 8 inline); returns how many there are.
+fn renumber_locals(stmts: &mut [Stmt], locals: usize) -> usize {
+    // Compiled expressions keep the slots they were compiled with: a body prepared before (a game
+    // prepared twice) keeps its numbering.
+    let mut compiled = false;
+    each_expr(stmts, &mut |e| {
+        compiled |= e.any_node(&|e| matches!(e, Expr::Compiled(_)))
+    });
+    if compiled {
+        return locals;
+    }
+    let mut used = vec![false; locals];
+    reads_in_block(stmts, &mut used);
+    each_stmt(stmts, &mut |s| {
+        for slot in assigned(s) {
+            if let Some(u) = used.get_mut(*slot as usize) {
+                *u = true;
+            }
+        }
+    });
+    let mut new = vec![0u16; locals];
+    let mut count = 0;
+    for (slot, used) in used.iter().enumerate() {
+        if *used {
+            new[slot] = count;
+            count += 1;
+        }
+    }
+    if usize::from(count) < locals {
+        each_stmt(stmts, &mut |s| {
+            for slot in assigned(s) {
+                *slot = new[*slot as usize];
+            }
+        });
+        each_expr(stmts, &mut |e| {
+            each_read(e, &mut |slot| *slot = new[*slot as usize])
+        });
+    }
+    usize::from(count)
+}
+
+fn mark_reads(e: &mut Expr, read: &mut [bool]) {
+    each_read(e, &mut |slot| {
+        if let Some(r) = read.get_mut(*slot as usize) {
+            *r = true;
+        }
+    });
+}
+
+/// Calls `f` on every local slot an expression reads. (A compiled part is read from a copy of its
+/// source: its closures keep the slots they were made with, see `renumber_locals`.)
+fn each_read(e: &mut Expr, f: &mut impl FnMut(&mut u16)) {
     match e {
         Expr::Local(s)
         | Expr::EmptyAt(s)
         | Expr::HasAt(s, _)
         | Expr::CountAt(s, _)
-        | Expr::AlongAt(_, s, _) => {
-            if let Some(r) = read.get_mut(*s as usize) {
-                *r = true;
-            }
-        }
+        | Expr::AlongAt(_, s, _) => f(s),
         Expr::Const(_) | Expr::Var { .. } | Expr::Ambient(_) => {}
-        Expr::VarOf { player, .. } => mark_reads(player, read),
-        Expr::Not(x) | Expr::Neg(x) => mark_reads(x, read),
+        Expr::VarOf { player, .. } => each_read(player, f),
+        Expr::Not(x) | Expr::Neg(x) => each_read(x, f),
         Expr::Bin(_, a, b) => {
-            mark_reads(a, read);
-            mark_reads(b, read);
+            each_read(a, f);
+            each_read(b, f);
         }
-        Expr::Call(_, args) => args.iter().for_each(|a| mark_reads(a, read)),
-        Expr::Compiled(c) => mark_reads(c.source(), read),
+        Expr::Call(_, args) => args.iter_mut().for_each(|a| each_read(a, f)),
+        Expr::Compiled(c) => each_read(&mut c.source().clone(), f),
     }
 }
 
@@ -445,8 +499,36 @@ fn drop_unread_lets(stmts: &mut Vec<Stmt>, read: &[bool]) {
     }
 }
 
+/// The locals a statement itself sets or chooses (not those of the statements nested in it).
+fn assigned(s: &mut Stmt) -> &mut [u16] {
+    match s {
+        Stmt::SetLocal { slot, .. } => std::slice::from_mut(slot),
+        Stmt::Choose { slots, .. } | Stmt::For { slots, .. } => slots,
+        _ => &mut [],
+    }
+}
+
+/// Calls `f` on every statement of a block, nested ones included, each before those nested in it.
+fn each_stmt(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Stmt)) {
+    for s in stmts {
+        f(s);
+        match s {
+            Stmt::Choose { body, .. } | Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                each_stmt(body, f)
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                each_stmt(then, f);
+                each_stmt(otherwise, f);
+            }
+            Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+        }
+    }
+}
+
 /// Calls `f` on every expression of a block (conditions, domains, filters, values, arguments).
-fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
+fn each_expr(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Expr)) {
     for s in stmts {
         match s {
             Stmt::Choose {
@@ -473,7 +555,7 @@ fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
                         f(b);
                     }
                 }
-                filter.iter().for_each(&mut *f);
+                filter.iter_mut().for_each(&mut *f);
                 each_expr(body, f);
             }
             Stmt::If {
@@ -491,10 +573,10 @@ fn each_expr(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             }
             Stmt::SetLocal { value, .. } => f(value),
             Stmt::SetVar { player, value, .. } => {
-                player.iter().for_each(&mut *f);
+                player.iter_mut().for_each(&mut *f);
                 f(value);
             }
-            Stmt::Effect { args, .. } => args.iter().for_each(&mut *f),
+            Stmt::Effect { args, .. } => args.iter_mut().for_each(&mut *f),
         }
     }
 }

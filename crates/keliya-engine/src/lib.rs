@@ -64,11 +64,13 @@ pub struct RuleDef {
     pub by_mover: Vec<MoverBody>,
 }
 
-/// A rule's body folded for one mover, and where its choice points are (as [`Game::choice_paths`]).
+/// A rule's body folded for one mover, where its choice points are (as [`Game::choice_paths`]), and how
+/// many locals it uses (as [`RuleDef::locals`]).
 #[derive(Clone, Debug)]
 pub struct MoverBody {
     pub body: Vec<Stmt>,
     pub choice_paths: Vec<Option<ChoicePath>>,
+    pub locals: usize,
 }
 
 #[derive(Clone, Debug)]

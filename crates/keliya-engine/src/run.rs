@@ -230,7 +230,9 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn with_locals(game: &'a Game, rule: u16, locals: usize) -> Self {
+    /// A run with room for `locals` locals (the rule's body for the player to move may use fewer than
+    /// the rule declares, see `Game::body_for`).
+    pub(crate) fn with_locals(game: &'a Game, rule: u16, locals: usize) -> Self {
         Run {
             game,
             rule,
