@@ -69,7 +69,7 @@ impl Run<'_> {
 
     pub(crate) fn empty_at(&self, st: &State, slot: u16) -> Value {
         Value::Bool(match self.locals[slot as usize] {
-            Value::Site(s) => st.site_total(self.game, s) == 0,
+            Value::Site(s) => st.site_is_empty(self.game, s),
             _ => false,
         })
     }
@@ -128,7 +128,7 @@ impl Run<'_> {
                 _ => Value::Int(0),
             },
             Func::Empty => match v[0] {
-                Value::Site(s) => Value::Bool(st.site_total(g, s) == 0),
+                Value::Site(s) => Value::Bool(st.site_is_empty(g, s)),
                 _ => Value::Bool(false),
             },
             Func::Has => match (v[0], v[1]) {

@@ -359,7 +359,7 @@ impl<'a> Run<'a> {
             Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
             Domain::Occupied => {
                 on_board(values[0])
-                    && matches!(values[0], Value::Site(s) if st.site_total(g, s) > 0)
+                    && matches!(values[0], Value::Site(s) if !st.site_is_empty(g, s))
             }
             Domain::Just(e) => on_board(values[0]) && self.eval(st, e)? == values[0],
         };
@@ -449,7 +449,7 @@ impl<'a> Run<'a> {
                 }
             }
             Domain::Occupied => {
-                list_sites(g.board.playing_list(), |s| st.site_total(g, s) > 0, items)
+                list_sites(g.board.playing_list(), |s| !st.site_is_empty(g, s), items)
             }
             Domain::Players => items.extend(
                 g.turn_order
@@ -706,7 +706,7 @@ impl SiteIs {
     #[inline(always)]
     fn holds(self, values: [Value; 2], g: &Game, st: &State) -> bool {
         match self {
-            SiteIs::Empty(i) => matches!(values[i], Value::Site(s) if st.site_total(g, s) == 0),
+            SiteIs::Empty(i) => matches!(values[i], Value::Site(s) if st.site_is_empty(g, s)),
             SiteIs::Has(i, piece) => {
                 matches!(values[i], Value::Site(s) if st.count(g, s, piece) > 0)
             }

@@ -321,6 +321,18 @@ impl State {
             .map(|&c| c as u32)
             .sum()
     }
+    /// No piece of any kind on `site`. (Without a loop for games of one or two kinds of piece, as the
+    /// hunt games are: this is the test of every step and drop.)
+    #[inline]
+    pub fn site_is_empty(&self, game: &Game, site: u16) -> bool {
+        let k = game.piece_count();
+        match self.counts.get(site as usize * k..(site as usize + 1) * k) {
+            Some([a]) => *a == 0,
+            Some([a, b]) => *a | *b == 0,
+            Some(cells) => cells.iter().all(|&c| c == 0),
+            None => true,
+        }
+    }
     pub fn is_over(&self) -> bool {
         self.result.is_some()
     }
