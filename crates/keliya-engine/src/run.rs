@@ -30,7 +30,7 @@ enum Working<'p> {
 /// they make the position it leads to.
 pub(crate) type Changes = SmallVec<[Undo; 4]>;
 
-/// Replays `changes` (from [`Scratch::changes_since`]) on `st`; false when one does not fit it (a
+/// Replays `changes` (from [`Scratch::write_changes_since`]) on `st`; false when one does not fit it (a
 /// position of another game).
 pub(crate) fn replay(st: &mut State, changes: &[Undo]) -> bool {
     for change in changes {
@@ -359,7 +359,7 @@ impl<'a> Run<'a> {
             Domain::Players => matches!(values[0], Value::Player(p) if g.turn_order.contains(&p)),
             Domain::Occupied => {
                 on_board(values[0])
-                    && matches!(values[0], Value::Site(s) if !st.site_is_empty(g, s))
+                    && matches!(values[0], Value::Site(s) if st.site_total(g, s) > 0)
             }
             Domain::Just(e) => on_board(values[0]) && self.eval(st, e)? == values[0],
         };
@@ -449,7 +449,7 @@ impl<'a> Run<'a> {
                 }
             }
             Domain::Occupied => {
-                list_sites(g.board.playing_list(), |s| !st.site_is_empty(g, s), items)
+                list_sites(g.board.playing_list(), |s| st.site_total(g, s) > 0, items)
             }
             Domain::Players => items.extend(
                 g.turn_order

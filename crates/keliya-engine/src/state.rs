@@ -325,12 +325,11 @@ impl State {
     /// hunt games are: this is the test of every step and drop.)
     #[inline]
     pub fn site_is_empty(&self, game: &Game, site: u16) -> bool {
-        let k = game.piece_count();
-        match self.counts.get(site as usize * k..(site as usize + 1) * k) {
-            Some([a]) => *a == 0,
-            Some([a, b]) => *a | *b == 0,
-            Some(cells) => cells.iter().all(|&c| c == 0),
-            None => true,
+        let cell = site as usize * game.piece_count();
+        match game.piece_count() {
+            1 => self.counts[cell] == 0,
+            2 => self.counts[cell] | self.counts[cell + 1] == 0,
+            _ => self.site_total(game, site) == 0,
         }
     }
     pub fn is_over(&self) -> bool {
