@@ -709,7 +709,7 @@ fn branches_decided_by_parameters_are_dropped_when_a_ruleset_is_compiled() {
 
 #[test]
 fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
-    use keliya_engine::{Domain, Expr, Stmt};
+    use keliya_engine::{Expr, Stmt};
     // Undo the compilation: every compiled expression back to what it was made from, evaluated by the
     // tree-walking `eval`. Both games must list the same moves, position after position.
     fn plain(e: &mut Expr) {
@@ -727,56 +727,7 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
         }
     }
     fn plain_block(stmts: &mut [Stmt]) {
-        for s in stmts {
-            match s {
-                Stmt::Choose {
-                    domain,
-                    filter,
-                    body,
-                    ..
-                }
-                | Stmt::For {
-                    domain,
-                    filter,
-                    body,
-                    ..
-                } => {
-                    match domain {
-                        Domain::SitesWith(e)
-                        | Domain::Neighbours(e)
-                        | Domain::Leaps(e)
-                        | Domain::Track(e)
-                        | Domain::Just(e) => plain(e),
-                        Domain::Range(a, b) => {
-                            plain(a);
-                            plain(b);
-                        }
-                        Domain::Sites | Domain::Players | Domain::Occupied => {}
-                    }
-                    filter.iter_mut().for_each(plain);
-                    plain_block(body);
-                }
-                Stmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    plain(cond);
-                    plain_block(then);
-                    plain_block(otherwise);
-                }
-                Stmt::While { cond, body, .. } => {
-                    plain(cond);
-                    plain_block(body);
-                }
-                Stmt::SetLocal { value, .. } => plain(value),
-                Stmt::SetVar { player, value, .. } => {
-                    player.iter_mut().for_each(plain);
-                    plain(value);
-                }
-                Stmt::Effect { args, .. } => args.iter_mut().for_each(plain),
-            }
-        }
+        keliya_engine::each_expr(stmts, &mut plain);
     }
     for name in [
         "hat-diviyan-keliya",

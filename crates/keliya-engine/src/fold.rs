@@ -125,6 +125,7 @@ impl<'g> Folder<'g> {
     }
 
     fn statement(&mut self, mut s: Stmt, kept: &mut Vec<Stmt>) {
+        let passes = matches!(s, Stmt::For { .. });
         match &mut s {
             Stmt::Choose {
                 slots,
@@ -132,24 +133,25 @@ impl<'g> Folder<'g> {
                 filter,
                 body,
                 ..
-            } => {
-                self.options(slots, domain, filter);
-                // The body runs once on each path, from what is known here; what it sets is known
-                // after it the same way on every path.
-                self.block(body);
             }
-            Stmt::For {
+            | Stmt::For {
                 slots,
                 domain,
                 filter,
                 body,
                 ..
             } => {
-                // The options are listed before the first pass.
+                // A loop's options are listed before its first pass. A choice's body runs once on each
+                // path, from what is known here, and what it sets is known after it the same way on
+                // every path; a loop's body may run any number of times.
                 self.options(slots, domain, filter);
-                self.forget_set_in(body);
+                if passes {
+                    self.forget_set_in(body);
+                }
                 self.block(body);
-                self.forget_set_in(body);
+                if passes {
+                    self.forget_set_in(body);
+                }
             }
             Stmt::If {
                 cond,
@@ -211,25 +213,10 @@ impl<'g> Folder<'g> {
 
     /// Folds what a choice or a loop ranges over; its own variables are not known in its filter.
     fn options(&mut self, slots: &[u16], domain: &mut Domain, filter: &mut Option<Expr>) {
-        self.domain(domain);
+        domain.each_expr(&mut |e| self.fold(e));
         self.forget(slots);
         if let Some(f) = filter {
             self.filter(slots, domain, f);
-        }
-    }
-
-    fn domain(&mut self, domain: &mut Domain) {
-        match domain {
-            Domain::Sites | Domain::Players | Domain::Occupied => {}
-            Domain::SitesWith(e)
-            | Domain::Neighbours(e)
-            | Domain::Leaps(e)
-            | Domain::Track(e)
-            | Domain::Just(e) => self.fold(e),
-            Domain::Range(a, b) => {
-                self.fold(a);
-                self.fold(b);
-            }
         }
     }
 
@@ -523,60 +510,6 @@ fn each_stmt(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Stmt)) {
                 each_stmt(otherwise, f);
             }
             Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
-        }
-    }
-}
-
-/// Calls `f` on every expression of a block (conditions, domains, filters, values, arguments).
-fn each_expr(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Expr)) {
-    for s in stmts {
-        match s {
-            Stmt::Choose {
-                domain,
-                filter,
-                body,
-                ..
-            }
-            | Stmt::For {
-                domain,
-                filter,
-                body,
-                ..
-            } => {
-                match domain {
-                    Domain::Sites | Domain::Players | Domain::Occupied => {}
-                    Domain::SitesWith(e)
-                    | Domain::Neighbours(e)
-                    | Domain::Leaps(e)
-                    | Domain::Track(e)
-                    | Domain::Just(e) => f(e),
-                    Domain::Range(a, b) => {
-                        f(a);
-                        f(b);
-                    }
-                }
-                filter.iter_mut().for_each(&mut *f);
-                each_expr(body, f);
-            }
-            Stmt::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                f(cond);
-                each_expr(then, f);
-                each_expr(otherwise, f);
-            }
-            Stmt::While { cond, body, .. } => {
-                f(cond);
-                each_expr(body, f);
-            }
-            Stmt::SetLocal { value, .. } => f(value),
-            Stmt::SetVar { player, value, .. } => {
-                player.iter_mut().for_each(&mut *f);
-                f(value);
-            }
-            Stmt::Effect { args, .. } => args.iter_mut().for_each(&mut *f),
         }
     }
 }

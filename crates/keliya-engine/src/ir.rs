@@ -235,3 +235,65 @@ pub enum Stmt {
         at: usize,
     },
 }
+
+impl Domain {
+    /// Calls `f` on each expression the domain is made of.
+    pub fn each_expr(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match self {
+            Domain::Sites | Domain::Players | Domain::Occupied => {}
+            Domain::SitesWith(e)
+            | Domain::Neighbours(e)
+            | Domain::Leaps(e)
+            | Domain::Track(e)
+            | Domain::Just(e) => f(e),
+            Domain::Range(a, b) => {
+                f(a);
+                f(b);
+            }
+        }
+    }
+}
+
+/// Calls `f` on every expression of a block, nested blocks included: conditions, domains, filters, values
+/// and arguments (each whole; `f` goes into their parts if it needs to).
+pub fn each_expr(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Expr)) {
+    for s in stmts {
+        match s {
+            Stmt::Choose {
+                domain,
+                filter,
+                body,
+                ..
+            }
+            | Stmt::For {
+                domain,
+                filter,
+                body,
+                ..
+            } => {
+                domain.each_expr(f);
+                filter.iter_mut().for_each(&mut *f);
+                each_expr(body, f);
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                f(cond);
+                each_expr(then, f);
+                each_expr(otherwise, f);
+            }
+            Stmt::While { cond, body, .. } => {
+                f(cond);
+                each_expr(body, f);
+            }
+            Stmt::SetLocal { value, .. } => f(value),
+            Stmt::SetVar { player, value, .. } => {
+                player.iter_mut().for_each(&mut *f);
+                f(value);
+            }
+            Stmt::Effect { args, .. } => args.iter_mut().for_each(&mut *f),
+        }
+    }
+}
