@@ -316,6 +316,17 @@ where
 {
     let compile = |e: &Expr| compile(e, repeated);
     let none = Value::None;
+    // A call on constants (`count(@HA, a_pawn)` once a ruleset is folded) keeps its arguments' values,
+    // without a closure each.
+    if args.len() <= 3 && args.iter().all(|a| matches!(a, Expr::Const(_))) {
+        let mut values = [none; 3];
+        for (v, a) in values.iter_mut().zip(args) {
+            if let Expr::Const(c) = a {
+                *v = *c;
+            }
+        }
+        return Box::new(move |r, st| Ok(call(r, st, values)));
+    }
     match args {
         [] => Box::new(move |r, st| Ok(call(r, st, [none; 3]))),
         [a] => {
