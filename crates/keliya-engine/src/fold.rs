@@ -403,14 +403,26 @@ fn renumber_locals(stmts: &mut [Stmt], locals: usize) -> usize {
         return locals;
     }
     let mut used = vec![false; locals];
-    reads_in_block(stmts, &mut used);
+    let mut outside = false;
+    each_expr(stmts, &mut |e| {
+        each_read(e, &mut |slot| match used.get_mut(*slot as usize) {
+            Some(u) => *u = true,
+            None => outside = true,
+        })
+    });
     each_stmt(stmts, &mut |s| {
         for slot in assigned(s) {
-            if let Some(u) = used.get_mut(*slot as usize) {
-                *u = true;
+            match used.get_mut(*slot as usize) {
+                Some(u) => *u = true,
+                None => outside = true,
             }
         }
     });
+    // (The lowerer never gives a slot past the rule's count; should one appear, the body is left as it
+    // is rather than renumbered wrongly, and nothing here indexes past a list.)
+    if outside {
+        return locals;
+    }
     let mut new = vec![0u16; locals];
     let mut count = 0;
     for (slot, used) in used.iter().enumerate() {
