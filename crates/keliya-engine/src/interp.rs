@@ -258,11 +258,7 @@ impl Successors {
             }
             None => Kept::Nothing,
         };
-        let group = self.push_group(head, None, kept);
-        self.entries.push(Entry {
-            group,
-            values: [Value::None; 2],
-        });
+        self.push_whole(head, kept);
     }
 
     /// Records the move of a player with no other: it changes nothing.
@@ -273,8 +269,13 @@ impl Successors {
             preference: 0,
             decided: Decided::default(),
         };
-        let none = Span::since(self.changes.len(), &self.changes);
-        let group = self.push_group(pass, None, Kept::Written(none));
+        let nothing_written = Span::since(self.changes.len(), &self.changes);
+        self.push_whole(pass, Kept::Written(nothing_written));
+    }
+
+    /// Records a move whose choices are all in its head.
+    fn push_whole(&mut self, head: Head, kept: Kept) {
+        let group = self.push_group(head, None, kept);
         self.entries.push(Entry {
             group,
             values: [Value::None; 2],
