@@ -618,6 +618,7 @@ pub(crate) struct Listing<'e> {
 }
 
 impl<'e> Listing<'e> {
+    #[inline]
     pub(crate) fn new(slots: &'e [u16], domain: &'e Domain, filter: Option<&'e Expr>) -> Self {
         let direct = match domain {
             Domain::Neighbours(Expr::Local(_)) | Domain::Leaps(Expr::Local(_)) => {
@@ -685,6 +686,7 @@ enum SiteIs {
 }
 
 impl SiteTest {
+    #[inline]
     fn of(filter: &Expr, slots: &[u16]) -> Option<SiteTest> {
         let leaf = |e: &Expr| {
             let index = |slot: &u16| slots.iter().position(|s| s == slot);
