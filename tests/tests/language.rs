@@ -97,6 +97,62 @@ fn a_throw_too_long_is_lost_and_its_extra_throw_with_it() {
 }
 
 #[test]
+fn stored_throws_are_held_until_a_throw_without_again_then_played_in_the_chosen_order() {
+    // The race with `throws: {resolution: stored}`, and a throw again (`again()`) for landing on the safe t3.
+    let yaml = RACE.replace("  table:", "  resolution: stored\n  table:").replace(
+        "        move(pawn, from, along(route(mover), from, throw))",
+        "        let to = along(route(mover), from, throw)\n        move(pawn, from, to)\n        if tagged(to, safe) {\n          again()\n        }",
+    );
+    let path = ruleset("stored", &yaml);
+    let mut s = Scenario::at(
+        &path,
+        json!({"to_move": "south", "sites": {"t1": {"pawn": 1}}}),
+    );
+    s.throw("one-up");
+    assert!(
+        s.state.chance_due && s.moves().is_empty(),
+        "held, and thrown again at once"
+    );
+    s.throw("two-up");
+    assert_eq!(s.moves(), ["use one-up", "use two-up"]);
+    s.play("use two-up").play("t1+");
+    assert_eq!(s.count("t3", "pawn"), 1);
+    // `again()` gives a fresh run of throws while the one-up is still held.
+    assert!(s.state.chance_due);
+    assert_eq!(s.to_move(), "south");
+    s.throw("none-up");
+    assert_eq!(s.moves(), ["use none-up", "use one-up"]);
+    s.play("use one-up").play("t3+");
+    assert_eq!(s.count("t4", "pawn"), 1);
+    assert_eq!(
+        s.to_move(),
+        "south",
+        "the one-up gave no throw again, but the none-up is held"
+    );
+    // Three from t4 is past the end: the last held throw is lost and the turn passes.
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    assert_eq!(s.to_move(), "north");
+    assert!(s.state.chance_due && s.state.held.is_empty());
+    // A `use` move of a throw not held is refused.
+    let game = s.game();
+    let mut t = Scenario::at(
+        &path,
+        json!({"to_move": "south", "held": ["one-up", "none-up"], "sites": {"t1": {"pawn": 1}}}),
+    );
+    let err = game
+        .apply(&t.state, &keliya_engine::Move::take(2))
+        .unwrap_err();
+    assert!(
+        err.message.contains("no such throw is held"),
+        "{}",
+        err.message
+    );
+    t.play("use none-up");
+    assert_eq!(t.moves(), ["t1+"]);
+}
+
+#[test]
 fn routes_are_per_player_and_tags_are_named() {
     let yaml = RACE.replace(
         "when: has(@t5, pawn)",

@@ -13,6 +13,7 @@ const PARKER: &str = "pancha-keliya/parker-1909";
 const BLOCKING: &str = "pancha-keliya/blocking";
 const SAFE_ONE: &str = "pancha-keliya/safe-one-per-team";
 const BOUNCE: &str = "pancha-keliya/bounce";
+const STORED: &str = "pancha-keliya/stored-throws";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -690,6 +691,128 @@ fn pkq6_each_throw_is_resolved_before_the_next_is_thrown() {
     s.play("R7-R8");
     assert!(s.state.chance_due && s.state.throw.is_none());
     assert!(s.moves().is_empty(), "nothing moves until the next throw");
+}
+
+/// The stored-throws variant (PK-Q6, alternative) with a throw due for team A: one pawn of A on `R7`, two
+/// in reserve; B's three in reserve.
+fn stored_throws_start() -> Scenario {
+    Scenario::at(
+        STORED,
+        json!({"to_move": "a", "sites": {"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}}),
+    )
+}
+
+#[test]
+fn pkq6_alternative_bonus_throws_are_stored_until_a_throw_without_again() {
+    assert_delta_for(STORED, "PK-Q6");
+    let mut s = stored_throws_start();
+    assert!(s.state.chance_due);
+    s.throw("onduwa");
+    assert!(
+        s.state.chance_due && s.moves().is_empty(),
+        "the onduwa is kept and the team throws again at once"
+    );
+    s.throw("pancha");
+    assert!(s.state.chance_due && s.moves().is_empty());
+    assert_eq!(s.count("R7", "a_pawn"), 1, "nothing has moved yet");
+    s.throw("two");
+    assert!(!s.state.chance_due, "a two ends the run of throws");
+    assert_eq!(s.state.throw, None);
+    assert_eq!(s.to_move(), "a");
+    assert_eq!(s.moves(), ["use onduwa", "use pancha", "use two"]);
+}
+
+#[test]
+fn pkq6_alternative_the_team_plays_its_stored_throws_in_the_order_it_chooses() {
+    let mut s = stored_throws_start();
+    s.throw("onduwa").throw("pancha").throw("two");
+    // The pancha first, then the two, then the onduwa.
+    s.play("use pancha");
+    s.play("pancha 0 5 R7");
+    assert_eq!(s.count("R12", "a_pawn"), 1);
+    assert_eq!(s.to_move(), "a");
+    assert!(!s.state.chance_due, "no throw while throws are held");
+    assert_eq!(s.moves(), ["use onduwa", "use two"]);
+    s.play("use two");
+    s.play("R12-R14");
+    // The onduwa is the only throw left: it is played without a `use`.
+    assert!(s.can("activate") && s.can("R14-R15"), "{:?}", s.moves());
+    let turn = s.state.turn;
+    s.play("R14-R15");
+    // A held onduwa gives no throw again: its extra throw was the pancha.
+    assert_eq!(s.count("R15", "a_pawn"), 1);
+    assert_eq!(s.to_move(), "b");
+    assert!(s.state.chance_due && s.state.held.is_empty());
+    assert_eq!(s.state.turn, turn + 1, "the whole run was one turn");
+
+    // Another order leaves another position: the two first, then the onduwa activates, then the pancha.
+    let mut t = stored_throws_start();
+    t.throw("onduwa").throw("pancha").throw("two");
+    t.play("use two").play("R7-R9");
+    t.play("use onduwa").play("activate");
+    assert_eq!((t.count("HA", "a_pawn"), t.count("WA", "a_pawn")), (1, 1));
+    assert!(t.can("pancha 0 5 R9"), "{:?}", t.moves());
+    assert_eq!(t.to_move(), "a");
+}
+
+#[test]
+fn pkq6_alternative_a_stored_throw_that_cannot_be_used_is_lost_alone() {
+    let mut s = Scenario::at(
+        STORED,
+        json!({"to_move": "a", "sites": {"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}}),
+    );
+    s.throw("onduwa").throw("three");
+    s.play("use three");
+    // A three cannot bring a reserve pawn on (PK-6): it is lost, and the onduwa is still played.
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    assert_eq!(s.to_move(), "a");
+    assert_eq!(s.moves(), ["activate"]);
+    s.play("activate");
+    assert_eq!(s.count("WA", "a_pawn"), 1);
+    assert_eq!(s.to_move(), "b");
+}
+
+#[test]
+fn pkq6_alternative_a_puwak_malla_ends_the_run_without_cancelling_it() {
+    let mut s = stored_throws_start();
+    s.throw("onduwa").throw("puwak-malla");
+    assert_eq!(s.moves(), ["use onduwa", "use puwak-malla"]);
+    s.play("use puwak-malla");
+    // PK-10: the puwak malla moves nothing.
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    assert_eq!(
+        s.to_move(),
+        "a",
+        "the onduwa held before it is still played"
+    );
+    s.play("R7-R8");
+    assert_eq!(s.count("R8", "a_pawn"), 1);
+    assert_eq!(s.to_move(), "b");
+}
+
+#[test]
+fn pkq6_alternative_held_throws_are_kept_in_the_state_file() {
+    let mut s = stored_throws_start();
+    s.throw("bokka").throw("onduwa").throw("four");
+    let g = s.game();
+    let written = keliya_play::state_json::to_json(g, &s.state);
+    assert_eq!(written["held"], json!(["bokka", "onduwa", "four"]));
+    let read = keliya_play::state_json::from_json(g, &written).unwrap();
+    assert_eq!(read, s.state);
+    // A hand-written file: a held onduwa and four, nothing being played.
+    let s = Scenario::at(
+        STORED,
+        json!({"to_move": "a", "held": ["onduwa", "four"],
+               "sites": {"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}}),
+    );
+    assert!(!s.state.chance_due);
+    assert_eq!(s.moves(), ["use four", "use onduwa"]);
+    // The canonical game keeps no throws.
+    let refused =
+        keliya_play::state_json::from_json(compile(PK).game(), &json!({"held": ["onduwa"]}));
+    assert!(refused.unwrap_err().contains("resolution: stored"));
 }
 
 #[test]

@@ -10,6 +10,16 @@ use smallvec::SmallVec;
 
 /// Rule index used for the forced pass of a player with no legal move.
 pub const PASS_RULE: u16 = u16::MAX;
+/// The built-in moves that choose which held throw to play next (stored throws, see
+/// [`Game::stored_throws`]) are rules `TAKE_RULE + row`, one per row of the throw table.
+pub const TAKE_RULE: u16 = PASS_RULE - 256;
+
+/// The throw table row a built-in `use` move chooses.
+fn taken(rule: u16) -> Option<u8> {
+    (TAKE_RULE..PASS_RULE)
+        .contains(&rule)
+        .then(|| (rule - TAKE_RULE) as u8)
+}
 
 /// One decision at a `choose`: the choice point's id and the chosen values (one or two).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +44,17 @@ impl Move {
     }
     pub fn is_pass(&self) -> bool {
         self.rule == PASS_RULE
+    }
+    /// The move that plays the held throw of row `row` next.
+    pub fn take(row: u8) -> Move {
+        Move {
+            rule: TAKE_RULE + u16::from(row),
+            choices: SmallVec::new(),
+        }
+    }
+    /// The held throw this move chooses to play next, if it is such a move.
+    pub fn taken_throw(&self) -> Option<u8> {
+        taken(self.rule)
     }
 }
 
@@ -273,6 +294,24 @@ impl Successors {
         self.push_whole(pass, Kept::Written(nothing_written));
     }
 
+    /// Records the moves that choose which of the `held` throws to play next: one per row, in the
+    /// table's order.
+    fn push_takes(&mut self, held: &[u8], limit: usize) {
+        let mut rows: SmallVec<[u8; 8]> = SmallVec::from_slice(held);
+        rows.sort_unstable();
+        rows.dedup();
+        for row in rows.into_iter().take(limit) {
+            let take = Head {
+                rule: TAKE_RULE + u16::from(row),
+                path: &[],
+                preference: 0,
+                decided: Decided::default(),
+            };
+            let nothing_written = Span::since(self.changes.len(), &self.changes);
+            self.push_whole(take, Kept::Written(nothing_written));
+        }
+    }
+
     /// Records a move whose choices are all in its head.
     fn push_whole(&mut self, head: Head, kept: Kept) {
         let group = self.push_group(head, None, kept);
@@ -379,6 +418,7 @@ impl Game {
             to_move: self.turn_order[0],
             throw: None,
             chance_due: false,
+            held: Vec::new(),
             ply: 0,
             turn: 0,
             quiet_turns: 0,
@@ -392,7 +432,7 @@ impl Game {
             st.vars.extend(std::iter::repeat_n(v.initial, n));
         }
         // An initial position that is already decided (a test position, say) reports it at once.
-        let _ = self.begin_turn(&mut st);
+        let _ = self.begin_turn(&mut st, false);
         st
     }
 
@@ -421,9 +461,42 @@ impl Game {
 
     /// [`Game::apply_chance`] on a position the caller gives up (no copy, as [`Game::advance`]).
     pub fn advance_chance(&self, mut st: State, outcome: u8) -> State {
-        st.throw = Some(outcome);
         st.chance_due = false;
+        if !self.stored_throws {
+            st.throw = Some(outcome);
+            return st;
+        }
+        // Stored throws: a throw that gives a throw again is held and the player throws at once; the
+        // throw that ends the run is held too, and playing the held throws begins.
+        st.held.push(outcome);
+        if self.throw_row(outcome).again {
+            st.chance_due = true;
+        } else {
+            take_held(&mut st);
+        }
         st
+    }
+
+    /// The position after the player chose to play the held throw `row` next: nothing else changes.
+    fn take_throw(&self, mut st: State, row: u8) -> Result<State, EngineError> {
+        let Some(i) = st.held.iter().position(|&r| r == row) else {
+            return Err(EngineError {
+                rule: self.rule_name(TAKE_RULE + u16::from(row)).to_string(),
+                at: 0,
+                message: "no such throw is held".into(),
+            });
+        };
+        if st.throw.is_some() {
+            return Err(EngineError {
+                rule: "use".into(),
+                at: 0,
+                message: "a throw is being played already".into(),
+            });
+        }
+        st.held.remove(i);
+        st.throw = Some(row);
+        st.ply += 1;
+        Ok(st)
     }
 
     /// All legal moves of the player to move. A player with no move gets the single move `pass`.
@@ -524,6 +597,9 @@ impl Game {
         if found.found_in != self.stamp(&st) {
             return Err(not_found());
         }
+        if let Some(row) = taken(found.rule) {
+            return self.take_throw(st, row);
+        }
         match found.made {
             MadeRef::Written(changes) => {
                 let mut next = st;
@@ -623,6 +699,13 @@ impl Game {
         limit: usize,
         found: &mut Successors,
     ) -> Result<(), EngineError> {
+        // Throws are held and none is being played: the only moves choose which to play next.
+        if st.throw.is_none() && !st.held.is_empty() {
+            if !fallback {
+                found.push_takes(&st.held, limit);
+            }
+            return Ok(());
+        }
         let mut explorer = Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found));
         explorer.set_limit(limit);
         let mut scratch = Scratch::new(st);
@@ -667,6 +750,9 @@ impl Game {
         if st.chance_due {
             return Err(illegal("a throw is due before the next move".into()));
         }
+        if let Some(row) = mv.taken_throw() {
+            return self.take_throw(st.clone(), row);
+        }
         if mv.is_pass() {
             if self.has_move(st, false)? || self.has_move(st, true)? {
                 return Err(illegal(
@@ -702,8 +788,11 @@ impl Game {
     /// The turn's bookkeeping after a move: the throw is spent, the game may be decided, the next player
     /// (or the same, on an extra throw) is settled in.
     fn finish(&self, mut next: State, decided: Decided, pass: bool) -> Result<State, EngineError> {
-        // A throw that cannot be used (a pass) is lost with any extra throw it would have given.
-        let again = !pass && (decided.again || next.throw.is_some_and(|t| self.throw_row(t).again));
+        // A throw that cannot be used (a pass) is lost with any extra throw it would have given. (Stored
+        // throws gave theirs when they were thrown.)
+        let again = !pass
+            && (decided.again
+                || !self.stored_throws && next.throw.is_some_and(|t| self.throw_row(t).again));
         let captured = decided.captured;
         next.ply += 1;
         next.throw = None;
@@ -715,18 +804,21 @@ impl Game {
             next.result = Some(outcome);
             return Ok(next);
         }
+        // Held throws keep the turn with the player until they are played (or another is set to move).
+        let turn_over = decided.next_mover.is_some() || !again && next.held.is_empty();
         if let Some(p) = decided.next_mover {
             next.to_move = p;
-        } else if !again {
+            next.held.clear();
+        } else if turn_over {
             next.to_move = self.next_player(next.to_move);
         }
-        if decided.next_mover.is_some() || !again {
+        if turn_over {
             next.turn += 1;
             if !captured {
                 next.quiet_turns += 1;
             }
         }
-        self.begin_turn(&mut next)?;
+        self.begin_turn(&mut next, again)?;
         Ok(next)
     }
 
@@ -740,6 +832,8 @@ impl Game {
     pub fn rule_name(&self, rule: u16) -> &str {
         if rule == PASS_RULE {
             "pass"
+        } else if taken(rule).is_some() {
+            "use"
         } else {
             self.rules
                 .get(rule as usize)
@@ -763,11 +857,12 @@ impl Game {
     /// throw as due where the game has throws.
     pub fn settle(&self, st: &mut State) -> Result<(), EngineError> {
         st.result = None;
-        self.begin_turn(st)
+        self.begin_turn(st, false)
     }
 
-    /// Settles the position a player is about to move in: end conditions first, then caps, then a due throw.
-    fn begin_turn(&self, st: &mut State) -> Result<(), EngineError> {
+    /// Settles the position a player is about to move in: end conditions first, then caps, then a due
+    /// throw (`throw_again`: a fresh one even while throws are held, for `again()`).
+    fn begin_turn(&self, st: &mut State, throw_again: bool) -> Result<(), EngineError> {
         // End conditions read no locals: one run serves them all, its record of configurations
         // (`seen_before`) cleared for each.
         let mut run = Run::new(self, PASS_RULE);
@@ -817,7 +912,11 @@ impl Game {
             }
         }
         if self.throws.is_some() && st.throw.is_none() {
-            st.chance_due = true;
+            if st.held.is_empty() || throw_again || st.chance_due {
+                st.chance_due = true;
+            } else {
+                take_held(st);
+            }
         }
         Ok(())
     }
@@ -826,6 +925,10 @@ impl Game {
     pub fn notation(&self, mv: &Move) -> String {
         if mv.is_pass() {
             return "pass".into();
+        }
+        if let Some(row) = mv.taken_throw() {
+            let name = self.throws.as_ref().and_then(|rows| rows.get(row as usize));
+            return format!("use {}", name.map_or("?", |r| r.name.as_str()));
         }
         let rule = &self.rules[mv.rule as usize];
         let mut named: Vec<(&str, Value)> = Vec::new();
@@ -878,6 +981,9 @@ impl Game {
     }
 
     fn long_notation(&self, mv: &Move) -> String {
+        if mv.taken_throw().is_some() {
+            return self.notation(mv);
+        }
         let mut out = self.rule_name(mv.rule).to_string();
         for c in &mv.choices {
             for (name, v) in self.choice_names[c.point as usize].iter().zip(c.values) {
@@ -895,4 +1001,15 @@ fn normalise(s: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_ascii_lowercase()
+}
+
+/// Stored throws: when every held throw is the same (one throw, say), there is nothing to choose and
+/// it is played at once.
+fn take_held(st: &mut State) {
+    if let Some(&first) = st.held.first()
+        && st.held.iter().all(|&r| r == first)
+    {
+        st.held.pop();
+        st.throw = Some(first);
+    }
 }

@@ -118,6 +118,10 @@ pub struct Game {
     pub rules: Vec<RuleDef>,
     pub ends: Vec<EndDef>,
     pub throws: Option<Vec<ThrowRow>>,
+    /// `throws: {resolution: stored}`: a throw that gives a throw again is held, not played, and so is the
+    /// throw that ends the run of them; the player then plays the held throws one by one, in the order he
+    /// chooses (see [`State::held`]). Otherwise each throw is played before the next is thrown.
+    pub stored_throws: bool,
     pub caps: Caps,
     /// The off-board site tagged `hand` owned by each player.
     pub hands: Vec<Option<SiteId>>,

@@ -189,6 +189,10 @@ pub struct State {
     pub throw: Option<u8>,
     /// A throw must be made before the next move.
     pub chance_due: bool,
+    /// Throws made and not yet played, by index into the throw table (only with stored throws, see
+    /// [`Game::stored_throws`]). While some are held and none is being played, the player to move
+    /// chooses which to play next.
+    pub held: Vec<u8>,
     pub ply: u32,
     pub turn: u32,
     /// Turns since the last capture or the last piece brought onto the board from off it.
@@ -299,6 +303,7 @@ impl Clone for State {
             to_move: self.to_move,
             throw: self.throw,
             chance_due: self.chance_due,
+            held: self.held.clone(),
             ply: self.ply,
             turn: self.turn,
             quiet_turns: self.quiet_turns,

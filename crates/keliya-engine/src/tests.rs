@@ -90,6 +90,7 @@ fn three_in_a_row() -> Game {
             winner: Some(Expr::Ambient(Ambient::Mover)),
         }],
         throws: None,
+        stored_throws: false,
         caps: Caps {
             max_turns: Some(10),
             ..Default::default()

@@ -50,6 +50,7 @@ pub fn to_json(game: &Game, st: &State) -> Value {
         "to_move": game.players[st.to_move as usize].name,
         "throw": st.throw.and_then(|t| game.throws.as_ref().map(|rows| rows[t as usize].name.clone())),
         "chance_due": st.chance_due,
+        "held": st.held.iter().filter_map(|&t| game.throws.as_ref().map(|rows| rows[t as usize].name.clone())).collect::<Vec<_>>(),
         "sites": sites,
         "vars": vars,
         "ply": st.ply,
@@ -71,6 +72,7 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
         "to_move",
         "throw",
         "chance_due",
+        "held",
         "sites",
         "vars",
         "ply",
@@ -178,16 +180,26 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
     }
     st.throw = None;
     st.chance_due = false;
+    st.held.clear();
+    let throw_row = |t: &Value, expected: &str| -> Result<u8, String> {
+        let name = t.as_str().ok_or(expected)?;
+        let rows = game.throws.as_ref().ok_or("this ruleset has no throws")?;
+        rows.iter()
+            .position(|r| r.name == name)
+            .map(|i| i as u8)
+            .ok_or_else(|| format!("unknown throw `{name}`"))
+    };
     match obj.get("throw") {
         None | Some(Value::Null) => {}
-        Some(t) => {
-            let name = t.as_str().ok_or("`throw` is the name of a throw")?;
-            let rows = game.throws.as_ref().ok_or("this ruleset has no throws")?;
-            st.throw = Some(
-                rows.iter()
-                    .position(|r| r.name == name)
-                    .ok_or_else(|| format!("unknown throw `{name}`"))? as u8,
-            );
+        Some(t) => st.throw = Some(throw_row(t, "`throw` is the name of a throw")?),
+    }
+    if let Some(h) = obj.get("held") {
+        let list = h.as_array().ok_or("`held` is a list of throw names")?;
+        if !list.is_empty() && !game.stored_throws {
+            return Err("`held` needs a ruleset with `throws: {resolution: stored}`".into());
+        }
+        for t in list {
+            st.held.push(throw_row(t, "`held` lists names of throws")?);
         }
     }
     if let Some(c) = obj.get("chance_due") {

@@ -403,7 +403,10 @@ pub(crate) fn lower(
         );
     }
 
-    let throws = get("throws").and_then(|t| throws(&mut cx, t));
+    let (throws, stored_throws) = match get("throws").and_then(|t| throws(&mut cx, t)) {
+        Some((rows, stored)) => (Some(rows), stored),
+        None => (None, false),
+    };
     let caps = get("caps").map(|c| caps(&mut cx, c)).unwrap_or_default();
     let max_steps = get("limits")
         .and_then(|l| {
@@ -503,6 +506,7 @@ pub(crate) fn lower(
                 rules,
                 ends,
                 throws,
+                stored_throws,
                 caps,
                 hands,
                 choice_names,
@@ -1077,9 +1081,25 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
     Some(g)
 }
 
-fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
+/// The throw table, and whether throws are stored (`resolution: stored`) rather than each played in turn.
+fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool)> {
     let e = cx.map(node, "throws")?;
-    cx.check_keys(e, &["shells", "p", "table"], "throws");
+    cx.check_keys(e, &["shells", "p", "table", "resolution"], "throws");
+    let stored = match field(e, "resolution") {
+        None => false,
+        Some(n) => match cx.string(n, "resolution").as_deref() {
+            Some("each") => false,
+            Some("stored") => true,
+            Some(other) => {
+                cx.err(
+                    n.loc,
+                    format!("`resolution` is `each` or `stored`, not `{other}`"),
+                );
+                false
+            }
+            None => false,
+        },
+    };
     let shells = field(e, "shells").and_then(|n| cx.int(n, "shells", 1, 32));
     // `p`: one mouth-up probability for every shell, or a list with one per shell.
     let mut per_shell: Option<Vec<f64>> = None;
@@ -1190,7 +1210,17 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Vec<ThrowRow>> {
             format!("the throw probabilities add up to {shown}, not 1"),
         );
     }
-    Some(rows)
+    // Stored throws are held until a throw without `again`: one must be possible, or the player
+    // would throw for ever.
+    if stored && !rows.iter().any(|r| !r.again && r.probability > 0.0) {
+        let at = field(e, "resolution").map_or(node.loc, |n| n.loc);
+        cx.err(
+            at,
+            "with `resolution: stored` some throw must end the run of throws: every possible throw here \
+             has `again: true`",
+        );
+    }
+    Some((rows, stored))
 }
 
 /// Probability that exactly `k` shells land mouth up when shell i does so with probability `ps[i]`.
