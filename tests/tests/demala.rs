@@ -13,6 +13,7 @@ const SEVEN: &str = "demala-diviyan-keliya/seven-captures";
 const LEOPARDS_FIRST: &str = "demala-diviyan-keliya/leopards-first";
 const TRAP_AFTER_DROPS: &str = "demala-diviyan-keliya/trap-after-drops";
 const DOGS_BLOCKED_LOSE: &str = "demala-diviyan-keliya/dogs-blocked-lose";
+const COMPULSORY: &str = "demala-diviyan-keliya/compulsory-capture";
 
 use keliya_tests::hunt_position as position;
 
@@ -852,6 +853,62 @@ fn dd_q9_capturing_is_not_compulsory() {
     s.play("r4c0-r4c1");
     assert_eq!(s.to_move(), "prey");
     assert_eq!(s.count("r1c2", "prey") + s.count("r2c1", "prey"), 2);
+}
+
+#[test]
+fn dd_q9_delta_a_capture_is_compulsory() {
+    // DD-Q9 (alternative), on the position of dd_q9_capturing_is_not_compulsory (13 dogs still to drop):
+    // the two leaps are the only moves, for every leopard; no step, not even of another leopard.
+    let mut s = Scenario::at(
+        COMPULSORY,
+        position(
+            &["r2c2", "r4c0", "r4c4"],
+            &["r1c2", "r2c1"],
+            13,
+            "hunter",
+            0,
+        ),
+    );
+    assert_eq!(s.moves(), sorted(&["r2c2xA", "r2c2xr2c0"]));
+    assert!(!s.can("r4c0-r4c1"));
+    s.play("r2c2xA");
+    assert_eq!(s.count("r1c2", "prey"), 0);
+    assert_eq!(s.var("captures", Some("hunter")), 1);
+    assert_eq!(s.to_move(), "prey");
+    // A leap of another leopard is as good as any: with a second leap elsewhere, both leaps are offered.
+    let s = Scenario::at(
+        COMPULSORY,
+        position(
+            &["r2c2", "r4c0", "r4c4"],
+            &["r1c2", "r4c3"],
+            13,
+            "hunter",
+            0,
+        ),
+    );
+    assert_eq!(s.moves(), sorted(&["r2c2xA", "r4c4xr4c2"]));
+}
+
+#[test]
+fn dd_q9_delta_steps_are_legal_when_no_leap_is() {
+    // DD-Q9 (alternative): a dog beside r2c2 that cannot be leapt (A is taken) compels nothing; every step
+    // is legal, as in the canonical game.
+    let here = position(&["r2c2", "r4c0", "r4c4"], &["A", "r1c2"], 13, "hunter", 0);
+    let mut s = Scenario::at(COMPULSORY, here.clone());
+    let steps = sorted(&[
+        "r2c2-r2c1",
+        "r2c2-r2c3",
+        "r2c2-r3c2",
+        "r4c0-r3c0",
+        "r4c0-r4c1",
+        "r4c4-r3c4",
+        "r4c4-r4c3",
+    ]);
+    assert_eq!(s.moves(), steps);
+    assert_eq!(Scenario::at(DEMALA, here).moves(), steps);
+    // Once a dog stands where it can be leapt, the step is gone again.
+    s.play("r4c0-r4c1").play("r4c2");
+    assert_eq!(s.moves(), sorted(&["r4c1xr4c3"]));
 }
 
 #[test]
