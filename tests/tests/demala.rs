@@ -13,6 +13,8 @@ const SEVEN: &str = "demala-diviyan-keliya/seven-captures";
 const LEOPARDS_FIRST: &str = "demala-diviyan-keliya/leopards-first";
 const TRAP_AFTER_DROPS: &str = "demala-diviyan-keliya/trap-after-drops";
 const DOGS_BLOCKED_LOSE: &str = "demala-diviyan-keliya/dogs-blocked-lose";
+const LEAP_CHAINS: &str = "demala-diviyan-keliya/leap-chains";
+const COMPULSORY: &str = "demala-diviyan-keliya/compulsory-capture";
 
 use keliya_tests::hunt_position as position;
 
@@ -845,6 +847,119 @@ fn dd_q8_one_leap_per_turn() {
     assert!(s.can("r2c2xr4c2"));
 }
 
+/// The capturing moves of a position: single leaps (`AxB`) and chains (`hunter-chain ...`).
+fn captures_offered(s: &Scenario) -> Vec<String> {
+    s.moves()
+        .into_iter()
+        .filter(|m| m.contains('x') || m.starts_with("hunter-chain"))
+        .collect()
+}
+
+#[test]
+fn dd_q8_delta_a_leopard_may_chain_leaps() {
+    // DD-Q8 (alternative). The leopard on r2c2 has two first leaps (over r3c2, over r2c3) and then dogs to
+    // leap on r4c1, r4c3 and r3c4; the leopards on r1c0 and r1c4 have none. Each chain is one move; a chain
+    // may cross or end on a point it has emptied, its own start r2c2 included, and never leaps a dog twice.
+    let mut s = Scenario::at(
+        LEAP_CHAINS,
+        position(
+            &["r2c2", "r1c0", "r1c4"],
+            &["r3c2", "r2c3", "r4c1", "r4c3", "r3c4"],
+            10,
+            "hunter",
+            0,
+        ),
+    );
+    assert_eq!(
+        captures_offered(&s),
+        sorted(&[
+            "hunter-chain r2c2 2 r2c3 r2c4 r3c4 r4c4",
+            "hunter-chain r2c2 2 r3c2 r4c2 r4c1 r4c0",
+            "hunter-chain r2c2 2 r3c2 r4c2 r4c3 r4c4",
+            "hunter-chain r2c2 3 r2c3 r2c4 r3c4 r4c4 r4c3 r4c2",
+            "hunter-chain r2c2 3 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4",
+            "hunter-chain r2c2 4 r2c3 r2c4 r3c4 r4c4 r4c3 r4c2 r3c2 r2c2",
+            "hunter-chain r2c2 4 r2c3 r2c4 r3c4 r4c4 r4c3 r4c2 r4c1 r4c0",
+            "hunter-chain r2c2 4 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4 r2c3 r2c2",
+            "r2c2xr2c4",
+            "r2c2xr4c2",
+        ])
+    );
+    // Steps stay legal beside them (capture is optional, DD-Q9).
+    assert!(s.can("r2c2-r2c1") && s.can("r1c0-A"));
+    // The longest chain, back to its starting point: four dogs go in one move, then the dogs move.
+    s.play("hunter-chain r2c2 4 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4 r2c3 r2c2");
+    assert_eq!(s.count("r2c2", "hunter"), 1);
+    assert_eq!(s.var("captures", Some("hunter")), 4);
+    for dog in ["r3c2", "r4c3", "r3c4", "r2c3"] {
+        assert_eq!(s.count(dog, "prey"), 0, "{dog} was leapt");
+    }
+    assert_eq!(s.count("r4c1", "prey"), 1, "the dog off the chain stays");
+    assert_eq!(s.to_move(), "prey", "the chain is the whole turn (DD-4)");
+}
+
+#[test]
+fn dd_q8_delta_the_chain_may_stop_after_any_leap() {
+    // DD-Q8 (alternative), on the position of dd_q8_one_leap_per_turn with a dog on r4c3 added: A may leap
+    // r1c2 and go on over r3c2, or stop on r2c2; r4c4 may leap r4c3 and go on over r3c2 (the other way),
+    // or stop on r4c2. Only the leopard that leapt goes on: no chain passes from one leopard to another.
+    let s = Scenario::at(
+        LEAP_CHAINS,
+        position(
+            &["A", "r4c0", "r4c4"],
+            &["r1c2", "r3c2", "r4c3"],
+            12,
+            "hunter",
+            0,
+        ),
+    );
+    assert_eq!(
+        captures_offered(&s),
+        sorted(&[
+            "Axr2c2",
+            "hunter-chain A 2 r1c2 r2c2 r3c2 r4c2",
+            "hunter-chain r4c4 2 r4c3 r4c2 r3c2 r2c2",
+            "r4c4xr4c2",
+        ])
+    );
+    // Stopping after the first leap ends the turn with the second dog still there.
+    let mut stop = s;
+    stop.play("Axr2c2");
+    assert_eq!(stop.to_move(), "prey");
+    assert_eq!(stop.count("r2c2", "hunter"), 1);
+    assert_eq!(stop.count("r3c2", "prey"), 1);
+    assert_eq!(stop.var("captures", Some("hunter")), 1);
+    // Going on takes both dogs in the same turn; like any capture, it starts the quiet count again (DD-Q7).
+    let mut st = position(
+        &["A", "r4c0", "r4c4"],
+        &["r1c2", "r3c2", "r4c3"],
+        12,
+        "hunter",
+        0,
+    );
+    st["quiet_turns"] = json!(50);
+    let mut chain = Scenario::at(LEAP_CHAINS, st);
+    chain.play("hunter-chain A 2 r1c2 r2c2 r3c2 r4c2");
+    assert_eq!(chain.state.quiet_turns, 0);
+    assert_eq!(chain.to_move(), "prey");
+    assert_eq!(chain.count("r4c2", "hunter"), 1);
+    assert_eq!(chain.count("r1c2", "prey") + chain.count("r3c2", "prey"), 0);
+    assert_eq!(chain.count("r4c3", "prey"), 1);
+    assert_eq!(chain.var("captures", Some("hunter")), 2);
+}
+
+#[test]
+fn dd_q8_delta_a_chain_can_reach_the_winning_capture() {
+    // DD-Q8 (alternative) with DD-9: six captures made, a two-leap chain makes the eighth and wins.
+    let mut s = Scenario::at(
+        LEAP_CHAINS,
+        position(&["A", "r4c0", "r4c4"], &["r1c2", "r3c2"], 7, "hunter", 6),
+    );
+    s.play("hunter-chain A 2 r1c2 r2c2 r3c2 r4c2");
+    assert_eq!(s.winner(), "hunter");
+    assert_eq!(s.ended_by(), "capture-goal");
+}
+
 #[test]
 fn dd_q9_capturing_is_not_compulsory() {
     let mut s = leap_position();
@@ -852,6 +967,62 @@ fn dd_q9_capturing_is_not_compulsory() {
     s.play("r4c0-r4c1");
     assert_eq!(s.to_move(), "prey");
     assert_eq!(s.count("r1c2", "prey") + s.count("r2c1", "prey"), 2);
+}
+
+#[test]
+fn dd_q9_delta_a_capture_is_compulsory() {
+    // DD-Q9 (alternative), on the position of dd_q9_capturing_is_not_compulsory (13 dogs still to drop):
+    // the two leaps are the only moves, for every leopard; no step, not even of another leopard.
+    let mut s = Scenario::at(
+        COMPULSORY,
+        position(
+            &["r2c2", "r4c0", "r4c4"],
+            &["r1c2", "r2c1"],
+            13,
+            "hunter",
+            0,
+        ),
+    );
+    assert_eq!(s.moves(), sorted(&["r2c2xA", "r2c2xr2c0"]));
+    assert!(!s.can("r4c0-r4c1"));
+    s.play("r2c2xA");
+    assert_eq!(s.count("r1c2", "prey"), 0);
+    assert_eq!(s.var("captures", Some("hunter")), 1);
+    assert_eq!(s.to_move(), "prey");
+    // A leap of another leopard is as good as any: with a second leap elsewhere, both leaps are offered.
+    let s = Scenario::at(
+        COMPULSORY,
+        position(
+            &["r2c2", "r4c0", "r4c4"],
+            &["r1c2", "r4c3"],
+            13,
+            "hunter",
+            0,
+        ),
+    );
+    assert_eq!(s.moves(), sorted(&["r2c2xA", "r4c4xr4c2"]));
+}
+
+#[test]
+fn dd_q9_delta_steps_are_legal_when_no_leap_is() {
+    // DD-Q9 (alternative): a dog beside r2c2 that cannot be leapt (A is taken) compels nothing; every step
+    // is legal, as in the canonical game.
+    let here = position(&["r2c2", "r4c0", "r4c4"], &["A", "r1c2"], 13, "hunter", 0);
+    let mut s = Scenario::at(COMPULSORY, here.clone());
+    let steps = sorted(&[
+        "r2c2-r2c1",
+        "r2c2-r2c3",
+        "r2c2-r3c2",
+        "r4c0-r3c0",
+        "r4c0-r4c1",
+        "r4c4-r3c4",
+        "r4c4-r4c3",
+    ]);
+    assert_eq!(s.moves(), steps);
+    assert_eq!(Scenario::at(DEMALA, here).moves(), steps);
+    // Once a dog stands where it can be leapt, the step is gone again.
+    s.play("r4c0-r4c1").play("r4c2");
+    assert_eq!(s.moves(), sorted(&["r4c1xr4c3"]));
 }
 
 #[test]

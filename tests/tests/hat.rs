@@ -6,6 +6,7 @@ use serde_json::json;
 
 const HAT: &str = "hat-diviyan-keliya";
 const LARGE: &str = "hat-diviyan-keliya/large";
+const APEX: &str = "hat-diviyan-keliya/apex-start";
 
 use keliya_tests::hunt_position as position;
 use keliya_tests::{BoardRow, check_board_table};
@@ -327,17 +328,30 @@ fn hd8_the_tiger_wins_with_its_fourth_capture() {
 
 #[test]
 fn hd_q1_the_tiger_may_start_anywhere_and_a_fixed_apex_is_a_delta() {
-    // Default: free choice (covered by hd3). The alternative: the apex only, as a one-rule delta.
-    let dir = std::env::temp_dir().join(format!("keliya-hdq1-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("apex.yaml");
-    std::fs::write(
-        &path,
-        "extends: hat-diviyan-keliya\ntitle: Hat, tiger on the apex\nrules:\n  hunter-drop:\n    do: |\n      choose to in sites() where empty(to) and to == @A {\n        move(hunter, hand(hunter), to)\n      }\n",
-    )
-    .unwrap();
-    let s = Scenario::new(path.to_str().unwrap());
+    // Default: free choice of all ten points (HD-3). The alternative is the bundled one-rule delta
+    // hat-diviyan-keliya/apex-start (hd_q1_delta_the_tiger_starts_on_the_apex).
+    let s = Scenario::new(HAT);
+    assert_eq!(s.moves().len(), 10);
+    assert_eq!(Scenario::new(APEX).moves(), ["A"]);
+}
+
+#[test]
+fn hd_q1_delta_the_tiger_starts_on_the_apex() {
+    // HD-Q1 (alternative): the tiger's first move places it on the apex, the only move offered; the rest of
+    // the game is Hat's: a leopard is laid on any of the nine other points, then the tiger moves from A.
+    let mut s = Scenario::new(APEX);
+    assert_eq!(s.to_move(), "hunter");
     assert_eq!(s.moves(), ["A"]);
+    s.play("A");
+    assert_eq!(s.count("A", "hunter"), 1);
+    assert_eq!(s.count("hunter-hand", "hunter"), 0);
+    assert_eq!(s.to_move(), "prey");
+    assert_eq!(
+        s.moves(),
+        ["L1", "L2", "L3", "M1", "M2", "M3", "R1", "R2", "R3"]
+    );
+    s.play("M1");
+    assert_eq!(s.moves(), ["A-L1", "A-R1", "AxM2"]);
 }
 
 #[test]

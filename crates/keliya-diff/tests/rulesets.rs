@@ -385,6 +385,11 @@ fn one_question_variants_are_one_change() {
             "demala-diviyan-keliya/trap-after-drops",
             "ends.hunters-trapped",
         ),
+        ("demala-diviyan-keliya/leap-chains", "rules.hunter-chain"),
+        (
+            "demala-diviyan-keliya/compulsory-capture",
+            "rules.hunter-leap",
+        ),
     ];
     for (variant, path) in cases {
         if shipped(&[variant]).is_none() {
