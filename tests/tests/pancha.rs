@@ -13,6 +13,7 @@ const PARKER: &str = "pancha-keliya/parker-1909";
 const BLOCKING: &str = "pancha-keliya/blocking";
 const SAFE_ONE: &str = "pancha-keliya/safe-one-per-team";
 const BOUNCE: &str = "pancha-keliya/bounce";
+const THROW_CAP: &str = "pancha-keliya/throw-cap";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -1257,6 +1258,80 @@ fn pkq20_no_limit_on_throws_again_in_one_turn() {
         ["pass"],
         "C3 + 12 is past the throne, and a bokka activates nothing"
     );
+}
+
+#[test]
+fn pkq20_delta_is_a_delta_for_the_question() {
+    assert_delta_for(THROW_CAP, "PK-Q20");
+    let c = compile(THROW_CAP);
+    let g = c.game();
+    assert!(g.var("throws_this_turn").is_some() && g.var("counted_turn").is_some());
+}
+
+#[test]
+fn pkq20_delta_the_third_throw_again_is_lost() {
+    let sites = json!({"R1": {"a_pawn": 1}, "R30": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}});
+    // The canonical game: bokka, bokka, onduwa, and team A throws a fourth time.
+    let mut s = at(PK, "a", "bokka", sites.clone());
+    s.play("R1-R13")
+        .throw("bokka")
+        .play("R13-R25")
+        .throw("onduwa");
+    s.play("R25-R26");
+    assert_eq!(s.to_move(), "a", "no cap in the canonical game");
+    // The delta: the same three throws; the third is played, its throw again is lost.
+    let mut s = at(THROW_CAP, "a", "bokka", sites);
+    s.play("R1-R13");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 1));
+    s.throw("bokka").play("R13-R25");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 2));
+    s.throw("onduwa").play("R25-R26");
+    assert_eq!(s.count("R26", "a_pawn"), 1, "the third throw is played");
+    assert_eq!(s.to_move(), "b", "PK-Q20: its throw again is lost");
+    assert!(s.state.chance_due);
+    // Team B's turn counts from one again, and so does team A's next turn.
+    s.throw("pancha").play("pancha 0 5 R30");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("b", 1));
+    s.throw("two").play("R25-R23");
+    assert_eq!(s.to_move(), "a");
+    s.throw("onduwa").play("R26-R27");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 1));
+    s.throw("onduwa").play("R27-R28");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 2));
+    s.throw("pancha").play("pancha 0 5 R28");
+    assert_eq!((s.count("R33", "a_pawn"), s.to_move()), (1, "b"));
+}
+
+#[test]
+fn pkq20_delta_a_lost_throw_ends_the_turn_and_the_cap_is_a_parameter() {
+    // An onduwa is used, then a bokka that no pawn can use: the turn passes after two throws (PK-16), and
+    // team A's next turn again has three throws.
+    let sites = json!({"C1": {"a_pawn": 1}, "R30": {"b_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 2}});
+    let mut s = at(THROW_CAP, "a", "onduwa", sites.clone());
+    s.play("C1-C2").throw("bokka");
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    s.throw("two").play("R30-R28");
+    assert_eq!(s.to_move(), "a");
+    s.throw("onduwa")
+        .play("C2-C3")
+        .throw("onduwa")
+        .play("C3-C4");
+    assert_eq!(s.to_move(), "a");
+    s.throw("onduwa").play("C4-C5");
+    assert_eq!((s.to_move(), s.count("C5", "a_pawn")), ("b", 1));
+    // A cap of two is a one-line delta of this file.
+    let dir = std::env::temp_dir().join(format!("keliya-pancha-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let two = dir.join("throw-cap-two.yaml");
+    std::fs::write(
+        &two,
+        "keliya: 1\ntitle: q20\nextends: pancha-keliya/throw-cap\nparams: {max_throws_per_turn: 2}\n",
+    )
+    .unwrap();
+    let mut s = at(two.to_str().unwrap(), "a", "onduwa", sites);
+    s.play("C1-C2").throw("onduwa").play("C2-C3");
+    assert_eq!((s.to_move(), s.count("C3", "a_pawn")), ("b", 1));
 }
 
 #[test]
