@@ -14,6 +14,7 @@ const BLOCKING: &str = "pancha-keliya/blocking";
 const SAFE_ONE: &str = "pancha-keliya/safe-one-per-team";
 const BOUNCE: &str = "pancha-keliya/bounce";
 const THROW_CAP: &str = "pancha-keliya/throw-cap";
+const ENTER_MOVES: &str = "pancha-keliya/parker-1909-enter-moves";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -1415,6 +1416,79 @@ fn variant_parker_board_thirty_rooms_houses_every_fifth_exact_bear_off() {
     );
     s.play("t23-GY");
     assert_eq!(s.winner(), "a");
+}
+
+#[test]
+fn pkq19_delta_an_entering_counter_moves_the_whole_throw_from_position_0() {
+    let start = json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}});
+    // The bundled variant: 1, 5 and 6 all put the counter on b0, the throw spent.
+    for throw in ["one", "five", "six"] {
+        let s = at(PARKER, "a", throw, start.clone());
+        assert_eq!(s.moves(), ["enter b0"], "{throw}");
+    }
+    // The delta: the counter counts the throw from position 0.
+    for (throw, to) in [("one", "b0"), ("five", "b4"), ("six", "t1")] {
+        let mut s = at(ENTER_MOVES, "a", throw, start.clone());
+        assert_eq!(s.moves(), [format!("enter {to}")], "{throw}");
+        s.play(&format!("enter {to}"));
+        assert_eq!((s.count(to, "a_pawn"), s.count("HA", "a_pawn")), (1, 2));
+        assert_eq!(s.to_move(), "a", "{throw} still throws again");
+    }
+    // Side B counts from its own end of the base row.
+    let mut s = at(ENTER_MOVES, "b", "five", start.clone());
+    s.play("enter b4");
+    assert_eq!(s.count("b4", "b_pawn"), 1);
+    let s = at(ENTER_MOVES, "b", "one", start);
+    assert_eq!(s.moves(), ["enter b8"]);
+    // Other throws still enter nothing.
+    let s = at(
+        ENTER_MOVES,
+        "a",
+        "three",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+}
+
+#[test]
+fn pkq19_delta_the_entering_counter_captures_shares_a_house_and_is_blocked_by_its_own_side() {
+    // A 6 enters on t1, where an enemy stands on a plain room: it is captured, back off the board.
+    let mut s = at(
+        ENTER_MOVES,
+        "a",
+        "six",
+        json!({"t1": {"b_pawn": 1}, "HA": {"a_pawn": 3}, "HB": {"b_pawn": 2}}),
+    );
+    assert_eq!(s.moves(), ["enter t1"]);
+    s.play("enter t1");
+    assert_eq!((s.count("t1", "a_pawn"), s.count("t1", "b_pawn")), (1, 0));
+    assert_eq!(s.count("HB", "b_pawn"), 3);
+    assert_eq!(s.state.captures, 1);
+    // A 5 enters on the base House b4 beside an enemy: a House is shared and never attacked.
+    let mut s = at(
+        ENTER_MOVES,
+        "a",
+        "five",
+        json!({"b4": {"b_pawn": 1}, "HA": {"a_pawn": 3}, "HB": {"b_pawn": 2}}),
+    );
+    s.play("enter b4");
+    assert_eq!((s.count("b4", "a_pawn"), s.count("b4", "b_pawn")), (1, 1));
+    // A 6 cannot enter on t1 where a counter of the same side stands; that counter moves instead.
+    let s = at(
+        ENTER_MOVES,
+        "a",
+        "six",
+        json!({"t1": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["t1-t7"]);
+    // The bundled variant enters on b0 there.
+    let s = at(
+        PARKER,
+        "a",
+        "six",
+        json!({"t1": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["enter b0", "t1-t7"]);
 }
 
 #[test]
