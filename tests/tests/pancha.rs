@@ -15,6 +15,7 @@ const SAFE_ONE: &str = "pancha-keliya/safe-one-per-team";
 const BOUNCE: &str = "pancha-keliya/bounce";
 const THROW_CAP: &str = "pancha-keliya/throw-cap";
 const ENTER_MOVES: &str = "pancha-keliya/parker-1909-enter-moves";
+const TO_ACTIVATED: &str = "pancha-keliya/pancha-to-activated";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -657,6 +658,71 @@ fn pkq4_a_pancha_is_shared_among_different_pawns_one_part_each() {
     s.play("pancha 0 3 R9 2 R7");
     assert_eq!((s.count("R12", "a_pawn"), s.count("R9", "a_pawn")), (1, 1));
     assert_eq!(s.count("R7", "a_pawn"), 0);
+}
+
+#[test]
+fn pkq4_delta_is_a_delta_for_the_question() {
+    assert_delta_for(TO_ACTIVATED, "PK-Q4");
+}
+
+#[test]
+fn pkq4_delta_after_an_activation_the_rest_goes_only_to_the_pawns_just_activated() {
+    let sites = json!({"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    // The canonical game: after activating, the rest may go to the pawn on R7 as well.
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert!(s.can("pancha 1 4 R7") && s.can("pancha 2 1 R7 2 WA"));
+    // The delta: the pawn on R7 moves only when nobody is activated.
+    let s = at(TO_ACTIVATED, "a", "pancha", sites.clone());
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 5 R7",
+            "pancha 1 4 WA",
+            "pancha 2 2 WA 1 WA",
+            "pancha 2 3 WA"
+        ]
+    );
+    let mut s = at(TO_ACTIVATED, "a", "pancha", sites);
+    s.play("pancha 2 2 WA 1 WA");
+    assert_eq!(
+        (s.count("T1", "a_pawn"), s.count("T0", "a_pawn")),
+        (1, 1),
+        "each pawn just activated takes its own part"
+    );
+    assert_eq!((s.count("R7", "a_pawn"), s.count("HA", "a_pawn")), (1, 0));
+    assert_eq!(s.to_move(), "a", "a pancha still throws again");
+    // A pawn near the throne could use a point, but after an activation it takes nothing.
+    let sites = json!({"A3": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert!(s.can("pancha 1 2 A3 2 WA"));
+    let s = at(TO_ACTIVATED, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        ["pancha 1 4 WA", "pancha 2 2 WA 1 WA", "pancha 2 3 WA"]
+    );
+}
+
+#[test]
+fn pkq4_delta_a_pawn_waiting_from_before_takes_no_second_part() {
+    // One pawn waits already and one is activated now: only one part leaves the waiting place. A pancha
+    // that activates nobody is shared as in the canonical game.
+    let sites =
+        json!({"R7": {"a_pawn": 1}, "WA": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert!(s.can("pancha 1 3 WA 1 WA") && s.can("pancha 1 1 R7 3 WA"));
+    let s = at(TO_ACTIVATED, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 1 R7 4 WA",
+            "pancha 0 2 R7 3 WA",
+            "pancha 0 3 R7 2 WA",
+            "pancha 0 4 R7 1 WA",
+            "pancha 0 5 R7",
+            "pancha 0 5 WA",
+            "pancha 1 4 WA"
+        ]
+    );
 }
 
 #[test]
