@@ -16,6 +16,7 @@ const BOUNCE: &str = "pancha-keliya/bounce";
 const THROW_CAP: &str = "pancha-keliya/throw-cap";
 const ENTER_MOVES: &str = "pancha-keliya/parker-1909-enter-moves";
 const TO_ACTIVATED: &str = "pancha-keliya/pancha-to-activated";
+const THROW_OFF: &str = "pancha-keliya/throw-off";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -1555,6 +1556,67 @@ fn pkq19_delta_the_entering_counter_captures_shares_a_house_and_is_blocked_by_it
         json!({"t1": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
     );
     assert_eq!(s.moves(), ["enter b0", "t1-t7"]);
+}
+
+#[test]
+fn pkq16_delta_is_a_delta_for_the_question() {
+    assert_delta_for(THROW_OFF, "PK-Q16");
+}
+
+#[test]
+fn pkq16_delta_a_throw_off_the_higher_value_starts() {
+    // A throws a pancha (5), B a four: A starts, with a throw of its own.
+    let mut s = Scenario::new(THROW_OFF);
+    assert_eq!(s.to_move(), "a");
+    s.throw("pancha");
+    assert_eq!(s.moves(), ["throw-off"], "the pancha activates nothing yet");
+    s.play("throw-off");
+    assert_eq!(s.to_move(), "b", "the pancha gives no throw again here");
+    s.throw("four").play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("a", 1));
+    assert_eq!(s.count("HA", "a_pawn"), 3, "no pawn was activated");
+    assert!(s.state.chance_due);
+    s.throw("onduwa");
+    assert_eq!(s.moves(), ["activate"], "play has begun");
+    // A throws a two, B a bokka (12): B starts, and it is B's own first throw that counts.
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("two")
+        .play("throw-off")
+        .throw("bokka")
+        .play("throw-off");
+    assert_eq!(s.to_move(), "b");
+    assert_eq!(s.count("HB", "b_pawn"), 3);
+    s.throw("pancha");
+    assert!(s.can("pancha 1 4 WB"));
+    // Values, not names: a puwak malla (nominal 6) beats a pancha (5).
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("pancha")
+        .play("throw-off")
+        .throw("puwak-malla")
+        .play("throw-off");
+    assert_eq!(s.to_move(), "b");
+    // The canonical game: team A starts and its first pancha is played at once.
+    let mut s = Scenario::new(PK);
+    s.throw("pancha");
+    assert!(s.can("pancha 1 4 WA"));
+}
+
+#[test]
+fn pkq16_delta_a_tie_throws_again() {
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("three")
+        .play("throw-off")
+        .throw("three")
+        .play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("a", 0));
+    s.throw("onduwa");
+    assert_eq!(s.moves(), ["throw-off"], "still the throw-off");
+    s.play("throw-off").throw("two").play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("b", 1));
+    assert_eq!(
+        (s.var("off_throw", Some("a")), s.var("off_throw", Some("b"))),
+        (1, 2)
+    );
 }
 
 #[test]
