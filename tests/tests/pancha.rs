@@ -17,6 +17,7 @@ const THROW_CAP: &str = "pancha-keliya/throw-cap";
 const ENTER_MOVES: &str = "pancha-keliya/parker-1909-enter-moves";
 const TO_ACTIVATED: &str = "pancha-keliya/pancha-to-activated";
 const THROW_OFF: &str = "pancha-keliya/throw-off";
+const CULIN: &str = "pancha-keliya/culin-three-each";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -1289,6 +1290,107 @@ fn pkq15_teams_of_partners_alternate_seats_and_move_any_pawn_of_their_team() {
             "{names:?}"
         );
     }
+}
+
+#[test]
+fn pkq15_delta_three_pawns_per_player_each_moves_only_his_own() {
+    let s = Scenario::new(CULIN);
+    assert_eq!(
+        (s.count("HA", "a_pawn"), s.count("seat-a2", "a2_pawn")),
+        (3, 3)
+    );
+    assert_eq!(
+        (s.count("HB", "b_pawn"), s.count("seat-b2", "b2_pawn")),
+        (3, 3)
+    );
+    let sites = json!({"R7": {"a_pawn": 1}, "R20": {"a2_pawn": 1}, "R30": {"b_pawn": 1},
+        "HA": {"a_pawn": 2}, "seat-a2": {"a2_pawn": 2}, "HB": {"b_pawn": 2}, "seat-b2": {"b2_pawn": 3}});
+    // The four-player file: A2 moves any pawn of team A. Here: only his own.
+    let s = Scenario::at(
+        "pancha-keliya/four-players",
+        json!({"to_move": "a2", "throw": "two", "sites": {"R7": {"a_pawn": 1}, "R20": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}}}),
+    );
+    assert_eq!(s.moves(), ["R20-R22", "R7-R9"]);
+    let s = at(CULIN, "a2", "two", sites.clone());
+    assert_eq!(s.moves(), ["R20-R22"]);
+    let s = at(CULIN, "a", "two", sites.clone());
+    assert_eq!(s.moves(), ["R7-R9"]);
+    // An onduwa activates the mover's own pawn, from his own reserve.
+    let mut s = at(CULIN, "a2", "onduwa", sites.clone());
+    s.play("activate");
+    assert_eq!(
+        (s.count("WA", "a2_pawn"), s.count("seat-a2", "a2_pawn")),
+        (1, 1)
+    );
+    assert_eq!(s.count("HA", "a_pawn"), 2);
+    let mut s = at(CULIN, "b2", "onduwa", sites);
+    s.play("activate");
+    assert_eq!(
+        (s.count("WB", "b2_pawn"), s.count("seat-b2", "b2_pawn")),
+        (1, 2)
+    );
+}
+
+#[test]
+fn pkq15_delta_partners_share_no_plain_square_and_either_opponent_is_captured() {
+    // A2 on R7 may not end on R9, where his partner's pawn stands (PK-14); R10 is safe and shared.
+    let sites = json!({"R7": {"a2_pawn": 1}, "R9": {"a_pawn": 1}, "R10": {"a_pawn": 1},
+        "HA": {"a_pawn": 1}, "seat-a2": {"a2_pawn": 2}, "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 3}});
+    let s = at(CULIN, "a2", "two", sites.clone());
+    assert_eq!(s.moves(), ["pass"]);
+    let mut s = at(CULIN, "a2", "three", sites);
+    s.play("R7-R10");
+    assert_eq!(
+        (s.count("R10", "a_pawn"), s.count("R10", "a2_pawn")),
+        (1, 1)
+    );
+    // A pancha of A1 captures a pawn of B2, which goes back to B2's reserve.
+    let mut s = at(
+        CULIN,
+        "a",
+        "pancha",
+        json!({"R3": {"a_pawn": 1}, "R8": {"b2_pawn": 1}, "HA": {"a_pawn": 2}, "seat-a2": {"a2_pawn": 3},
+            "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 2}}),
+    );
+    s.play("pancha 0 5 R3");
+    assert_eq!((s.count("R8", "a_pawn"), s.count("R8", "b2_pawn")), (1, 0));
+    assert_eq!(
+        (s.count("seat-b2", "b2_pawn"), s.count("HB", "b_pawn")),
+        (3, 3)
+    );
+    // A two of B1 may not end on A2's pawn on a plain square (only a pancha captures).
+    let s = at(
+        CULIN,
+        "b",
+        "two",
+        json!({"R30": {"b_pawn": 1}, "R28": {"a2_pawn": 1}, "HA": {"a_pawn": 3}, "seat-a2": {"a2_pawn": 2},
+            "HB": {"b_pawn": 2}, "seat-b2": {"b2_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+}
+
+#[test]
+fn pkq15_delta_a_team_wins_with_all_six_pawns_crowned() {
+    let mut s = at(
+        CULIN,
+        "a2",
+        "onduwa",
+        json!({"A4": {"a2_pawn": 1}, "GY": {"a_pawn": 3, "a2_pawn": 2}, "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 3}}),
+    );
+    assert_eq!(s.winner(), "none", "five of six crowned");
+    s.play("A4-GY");
+    assert_eq!(
+        (s.winner(), s.ended_by()),
+        ("a".into(), "team-a-crowned".into())
+    );
+    // A player whose own pawns are all crowned loses his throws; he does not move his partner's.
+    let s = at(
+        CULIN,
+        "a",
+        "two",
+        json!({"R7": {"a2_pawn": 1}, "GY": {"a_pawn": 3, "a2_pawn": 2}, "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
 }
 
 #[test]
