@@ -13,6 +13,7 @@ const THREE: &str = "kerala/three-players";
 const HAVENS_UNLIMITED: &str = "kerala/havens-unlimited";
 const ENTER_FIVE_UP: &str = "kerala/enter-five-up";
 const BLOCKING: &str = "kerala/blocking";
+const THROW_OFF: &str = "kerala/throw-off";
 
 fn at(ruleset: &str, to_move: &str, throw: &str, sites: Value) -> Scenario {
     Scenario::at(
@@ -500,6 +501,66 @@ fn keq11_keq12_player_1_starts_and_the_corners_are_opposite() {
         havens,
         ["R0", "R5", "R10", "R15"],
         "KE-Q1: the four corners of a ring of 20"
+    );
+}
+
+#[test]
+fn keq11_delta_is_a_delta_for_the_question() {
+    let c = compile(THROW_OFF);
+    assert_eq!(c.info.chain.len(), 2, "{:?}", c.info.chain);
+    assert!(c.info.chain[1].ends_with("kerala.yaml"));
+    assert!(c.info.description.contains("KE-Q11"));
+    assert!(c.info.sources.iter().any(|s| s.contains("KE-Q11")));
+}
+
+#[test]
+fn keq11_delta_a_throw_off_the_higher_value_starts() {
+    // Player 1 throws none up (5), player 2 five up (10): player 2 starts, with a throw of his own.
+    let mut s = Scenario::new(THROW_OFF);
+    assert_eq!(s.to_move(), "p1");
+    s.throw("none-up");
+    assert_eq!(s.moves(), ["throw-off"], "the 5 brings no piece on yet");
+    s.play("throw-off");
+    assert_eq!(s.to_move(), "p2", "the 5 gives no throw again here");
+    s.throw("five-up").play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("p2", 1));
+    assert_eq!(s.count("S1", "p1_piece"), 5);
+    assert!(s.state.chance_due);
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["S2-E2.1"], "play has begun");
+    // Player 1 throws a 4, player 2 a 1: player 1 starts.
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("four-up")
+        .play("throw-off")
+        .throw("one-up")
+        .play("throw-off");
+    assert_eq!(s.to_move(), "p1");
+    s.throw("none-up");
+    assert_eq!(s.moves(), ["S1-E1.5"]);
+    // The canonical game: player 1 starts and his first 5 enters at once.
+    let mut s = Scenario::new(KE);
+    s.throw("none-up");
+    assert_eq!(s.moves(), ["S1-E1.5"]);
+}
+
+#[test]
+fn keq11_delta_a_tie_throws_again() {
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("two-up")
+        .play("throw-off")
+        .throw("two-up")
+        .play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("p1", 0));
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["throw-off"], "still the throw-off");
+    s.play("throw-off").throw("three-up").play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("p2", 1));
+    assert_eq!(
+        (
+            s.var("off_throw", Some("p1")),
+            s.var("off_throw", Some("p2"))
+        ),
+        (1, 3)
     );
 }
 

@@ -14,6 +14,11 @@ const BLOCKING: &str = "pancha-keliya/blocking";
 const SAFE_ONE: &str = "pancha-keliya/safe-one-per-team";
 const BOUNCE: &str = "pancha-keliya/bounce";
 const STORED: &str = "pancha-keliya/stored-throws";
+const THROW_CAP: &str = "pancha-keliya/throw-cap";
+const ENTER_MOVES: &str = "pancha-keliya/parker-1909-enter-moves";
+const TO_ACTIVATED: &str = "pancha-keliya/pancha-to-activated";
+const THROW_OFF: &str = "pancha-keliya/throw-off";
+const CULIN: &str = "pancha-keliya/culin-three-each";
 
 /// A position: `sites` maps site names to {piece: count}; unnamed sites are empty. Pawns not placed
 /// anywhere are not added: each test places all six.
@@ -656,6 +661,71 @@ fn pkq4_a_pancha_is_shared_among_different_pawns_one_part_each() {
     s.play("pancha 0 3 R9 2 R7");
     assert_eq!((s.count("R12", "a_pawn"), s.count("R9", "a_pawn")), (1, 1));
     assert_eq!(s.count("R7", "a_pawn"), 0);
+}
+
+#[test]
+fn pkq4_delta_is_a_delta_for_the_question() {
+    assert_delta_for(TO_ACTIVATED, "PK-Q4");
+}
+
+#[test]
+fn pkq4_delta_after_an_activation_the_rest_goes_only_to_the_pawns_just_activated() {
+    let sites = json!({"R7": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    // The canonical game: after activating, the rest may go to the pawn on R7 as well.
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert!(s.can("pancha 1 4 R7") && s.can("pancha 2 1 R7 2 WA"));
+    // The delta: the pawn on R7 moves only when nobody is activated.
+    let s = at(TO_ACTIVATED, "a", "pancha", sites.clone());
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 5 R7",
+            "pancha 1 4 WA",
+            "pancha 2 2 WA 1 WA",
+            "pancha 2 3 WA"
+        ]
+    );
+    let mut s = at(TO_ACTIVATED, "a", "pancha", sites);
+    s.play("pancha 2 2 WA 1 WA");
+    assert_eq!(
+        (s.count("T1", "a_pawn"), s.count("T0", "a_pawn")),
+        (1, 1),
+        "each pawn just activated takes its own part"
+    );
+    assert_eq!((s.count("R7", "a_pawn"), s.count("HA", "a_pawn")), (1, 0));
+    assert_eq!(s.to_move(), "a", "a pancha still throws again");
+    // A pawn near the throne could use a point, but after an activation it takes nothing.
+    let sites = json!({"A3": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert!(s.can("pancha 1 2 A3 2 WA"));
+    let s = at(TO_ACTIVATED, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        ["pancha 1 4 WA", "pancha 2 2 WA 1 WA", "pancha 2 3 WA"]
+    );
+}
+
+#[test]
+fn pkq4_delta_a_pawn_waiting_from_before_takes_no_second_part() {
+    // One pawn waits already and one is activated now: only one part leaves the waiting place. A pancha
+    // that activates nobody is shared as in the canonical game.
+    let sites =
+        json!({"R7": {"a_pawn": 1}, "WA": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let s = at(PK, "a", "pancha", sites.clone());
+    assert!(s.can("pancha 1 3 WA 1 WA") && s.can("pancha 1 1 R7 3 WA"));
+    let s = at(TO_ACTIVATED, "a", "pancha", sites);
+    assert_eq!(
+        s.moves(),
+        [
+            "pancha 0 1 R7 4 WA",
+            "pancha 0 2 R7 3 WA",
+            "pancha 0 3 R7 2 WA",
+            "pancha 0 4 R7 1 WA",
+            "pancha 0 5 R7",
+            "pancha 0 5 WA",
+            "pancha 1 4 WA"
+        ]
+    );
 }
 
 #[test]
@@ -1346,6 +1416,107 @@ fn pkq15_teams_of_partners_alternate_seats_and_move_any_pawn_of_their_team() {
 }
 
 #[test]
+fn pkq15_delta_three_pawns_per_player_each_moves_only_his_own() {
+    let s = Scenario::new(CULIN);
+    assert_eq!(
+        (s.count("HA", "a_pawn"), s.count("seat-a2", "a2_pawn")),
+        (3, 3)
+    );
+    assert_eq!(
+        (s.count("HB", "b_pawn"), s.count("seat-b2", "b2_pawn")),
+        (3, 3)
+    );
+    let sites = json!({"R7": {"a_pawn": 1}, "R20": {"a2_pawn": 1}, "R30": {"b_pawn": 1},
+        "HA": {"a_pawn": 2}, "seat-a2": {"a2_pawn": 2}, "HB": {"b_pawn": 2}, "seat-b2": {"b2_pawn": 3}});
+    // The four-player file: A2 moves any pawn of team A. Here: only his own.
+    let s = Scenario::at(
+        "pancha-keliya/four-players",
+        json!({"to_move": "a2", "throw": "two", "sites": {"R7": {"a_pawn": 1}, "R20": {"a_pawn": 1}, "HA": {"a_pawn": 1}, "HB": {"b_pawn": 3}}}),
+    );
+    assert_eq!(s.moves(), ["R20-R22", "R7-R9"]);
+    let s = at(CULIN, "a2", "two", sites.clone());
+    assert_eq!(s.moves(), ["R20-R22"]);
+    let s = at(CULIN, "a", "two", sites.clone());
+    assert_eq!(s.moves(), ["R7-R9"]);
+    // An onduwa activates the mover's own pawn, from his own reserve.
+    let mut s = at(CULIN, "a2", "onduwa", sites.clone());
+    s.play("activate");
+    assert_eq!(
+        (s.count("WA", "a2_pawn"), s.count("seat-a2", "a2_pawn")),
+        (1, 1)
+    );
+    assert_eq!(s.count("HA", "a_pawn"), 2);
+    let mut s = at(CULIN, "b2", "onduwa", sites);
+    s.play("activate");
+    assert_eq!(
+        (s.count("WB", "b2_pawn"), s.count("seat-b2", "b2_pawn")),
+        (1, 2)
+    );
+}
+
+#[test]
+fn pkq15_delta_partners_share_no_plain_square_and_either_opponent_is_captured() {
+    // A2 on R7 may not end on R9, where his partner's pawn stands (PK-14); R10 is safe and shared.
+    let sites = json!({"R7": {"a2_pawn": 1}, "R9": {"a_pawn": 1}, "R10": {"a_pawn": 1},
+        "HA": {"a_pawn": 1}, "seat-a2": {"a2_pawn": 2}, "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 3}});
+    let s = at(CULIN, "a2", "two", sites.clone());
+    assert_eq!(s.moves(), ["pass"]);
+    let mut s = at(CULIN, "a2", "three", sites);
+    s.play("R7-R10");
+    assert_eq!(
+        (s.count("R10", "a_pawn"), s.count("R10", "a2_pawn")),
+        (1, 1)
+    );
+    // A pancha of A1 captures a pawn of B2, which goes back to B2's reserve.
+    let mut s = at(
+        CULIN,
+        "a",
+        "pancha",
+        json!({"R3": {"a_pawn": 1}, "R8": {"b2_pawn": 1}, "HA": {"a_pawn": 2}, "seat-a2": {"a2_pawn": 3},
+            "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 2}}),
+    );
+    s.play("pancha 0 5 R3");
+    assert_eq!((s.count("R8", "a_pawn"), s.count("R8", "b2_pawn")), (1, 0));
+    assert_eq!(
+        (s.count("seat-b2", "b2_pawn"), s.count("HB", "b_pawn")),
+        (3, 3)
+    );
+    // A two of B1 may not end on A2's pawn on a plain square (only a pancha captures).
+    let s = at(
+        CULIN,
+        "b",
+        "two",
+        json!({"R30": {"b_pawn": 1}, "R28": {"a2_pawn": 1}, "HA": {"a_pawn": 3}, "seat-a2": {"a2_pawn": 2},
+            "HB": {"b_pawn": 2}, "seat-b2": {"b2_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+}
+
+#[test]
+fn pkq15_delta_a_team_wins_with_all_six_pawns_crowned() {
+    let mut s = at(
+        CULIN,
+        "a2",
+        "onduwa",
+        json!({"A4": {"a2_pawn": 1}, "GY": {"a_pawn": 3, "a2_pawn": 2}, "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 3}}),
+    );
+    assert_eq!(s.winner(), "none", "five of six crowned");
+    s.play("A4-GY");
+    assert_eq!(
+        (s.winner(), s.ended_by()),
+        ("a".into(), "team-a-crowned".into())
+    );
+    // A player whose own pawns are all crowned loses his throws; he does not move his partner's.
+    let s = at(
+        CULIN,
+        "a",
+        "two",
+        json!({"R7": {"a2_pawn": 1}, "GY": {"a_pawn": 3, "a2_pawn": 2}, "HB": {"b_pawn": 3}, "seat-b2": {"b2_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+}
+
+#[test]
 fn pkq18_the_start_squares_are_not_safe() {
     let c = compile(PK);
     let b = &c.game().board;
@@ -1380,6 +1551,80 @@ fn pkq20_no_limit_on_throws_again_in_one_turn() {
         ["pass"],
         "C3 + 12 is past the throne, and a bokka activates nothing"
     );
+}
+
+#[test]
+fn pkq20_delta_is_a_delta_for_the_question() {
+    assert_delta_for(THROW_CAP, "PK-Q20");
+    let c = compile(THROW_CAP);
+    let g = c.game();
+    assert!(g.var("throws_this_turn").is_some() && g.var("counted_turn").is_some());
+}
+
+#[test]
+fn pkq20_delta_the_third_throw_again_is_lost() {
+    let sites = json!({"R1": {"a_pawn": 1}, "R30": {"b_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 2}});
+    // The canonical game: bokka, bokka, onduwa, and team A throws a fourth time.
+    let mut s = at(PK, "a", "bokka", sites.clone());
+    s.play("R1-R13")
+        .throw("bokka")
+        .play("R13-R25")
+        .throw("onduwa");
+    s.play("R25-R26");
+    assert_eq!(s.to_move(), "a", "no cap in the canonical game");
+    // The delta: the same three throws; the third is played, its throw again is lost.
+    let mut s = at(THROW_CAP, "a", "bokka", sites);
+    s.play("R1-R13");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 1));
+    s.throw("bokka").play("R13-R25");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 2));
+    s.throw("onduwa").play("R25-R26");
+    assert_eq!(s.count("R26", "a_pawn"), 1, "the third throw is played");
+    assert_eq!(s.to_move(), "b", "PK-Q20: its throw again is lost");
+    assert!(s.state.chance_due);
+    // Team B's turn counts from one again, and so does team A's next turn.
+    s.throw("pancha").play("pancha 0 5 R30");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("b", 1));
+    s.throw("two").play("R25-R23");
+    assert_eq!(s.to_move(), "a");
+    s.throw("onduwa").play("R26-R27");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 1));
+    s.throw("onduwa").play("R27-R28");
+    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 2));
+    s.throw("pancha").play("pancha 0 5 R28");
+    assert_eq!((s.count("R33", "a_pawn"), s.to_move()), (1, "b"));
+}
+
+#[test]
+fn pkq20_delta_a_lost_throw_ends_the_turn_and_the_cap_is_a_parameter() {
+    // An onduwa is used, then a bokka that no pawn can use: the turn passes after two throws (PK-16), and
+    // team A's next turn again has three throws.
+    let sites = json!({"C1": {"a_pawn": 1}, "R30": {"b_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 2}});
+    let mut s = at(THROW_CAP, "a", "onduwa", sites.clone());
+    s.play("C1-C2").throw("bokka");
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    s.throw("two").play("R30-R28");
+    assert_eq!(s.to_move(), "a");
+    s.throw("onduwa")
+        .play("C2-C3")
+        .throw("onduwa")
+        .play("C3-C4");
+    assert_eq!(s.to_move(), "a");
+    s.throw("onduwa").play("C4-C5");
+    assert_eq!((s.to_move(), s.count("C5", "a_pawn")), ("b", 1));
+    // A cap of two is a one-line delta of this file.
+    let dir = std::env::temp_dir().join(format!("keliya-pancha-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let two = dir.join("throw-cap-two.yaml");
+    std::fs::write(
+        &two,
+        "keliya: 1\ntitle: q20\nextends: pancha-keliya/throw-cap\nparams: {max_throws_per_turn: 2}\n",
+    )
+    .unwrap();
+    let mut s = at(two.to_str().unwrap(), "a", "onduwa", sites);
+    s.play("C1-C2").throw("onduwa").play("C2-C3");
+    assert_eq!((s.to_move(), s.count("C3", "a_pawn")), ("b", 1));
 }
 
 #[test]
@@ -1463,6 +1708,141 @@ fn variant_parker_board_thirty_rooms_houses_every_fifth_exact_bear_off() {
     );
     s.play("t23-GY");
     assert_eq!(s.winner(), "a");
+}
+
+#[test]
+fn pkq19_delta_an_entering_counter_moves_the_whole_throw_from_position_0() {
+    let start = json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}});
+    // The bundled variant: 1, 5 and 6 all put the counter on b0, the throw spent.
+    for throw in ["one", "five", "six"] {
+        let s = at(PARKER, "a", throw, start.clone());
+        assert_eq!(s.moves(), ["enter b0"], "{throw}");
+    }
+    // The delta: the counter counts the throw from position 0.
+    for (throw, to) in [("one", "b0"), ("five", "b4"), ("six", "t1")] {
+        let mut s = at(ENTER_MOVES, "a", throw, start.clone());
+        assert_eq!(s.moves(), [format!("enter {to}")], "{throw}");
+        s.play(&format!("enter {to}"));
+        assert_eq!((s.count(to, "a_pawn"), s.count("HA", "a_pawn")), (1, 2));
+        assert_eq!(s.to_move(), "a", "{throw} still throws again");
+    }
+    // Side B counts from its own end of the base row.
+    let mut s = at(ENTER_MOVES, "b", "five", start.clone());
+    s.play("enter b4");
+    assert_eq!(s.count("b4", "b_pawn"), 1);
+    let s = at(ENTER_MOVES, "b", "one", start);
+    assert_eq!(s.moves(), ["enter b8"]);
+    // Other throws still enter nothing.
+    let s = at(
+        ENTER_MOVES,
+        "a",
+        "three",
+        json!({"HA": {"a_pawn": 3}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["pass"]);
+}
+
+#[test]
+fn pkq19_delta_the_entering_counter_captures_shares_a_house_and_is_blocked_by_its_own_side() {
+    // A 6 enters on t1, where an enemy stands on a plain room: it is captured, back off the board.
+    let mut s = at(
+        ENTER_MOVES,
+        "a",
+        "six",
+        json!({"t1": {"b_pawn": 1}, "HA": {"a_pawn": 3}, "HB": {"b_pawn": 2}}),
+    );
+    assert_eq!(s.moves(), ["enter t1"]);
+    s.play("enter t1");
+    assert_eq!((s.count("t1", "a_pawn"), s.count("t1", "b_pawn")), (1, 0));
+    assert_eq!(s.count("HB", "b_pawn"), 3);
+    assert_eq!(s.state.captures, 1);
+    // A 5 enters on the base House b4 beside an enemy: a House is shared and never attacked.
+    let mut s = at(
+        ENTER_MOVES,
+        "a",
+        "five",
+        json!({"b4": {"b_pawn": 1}, "HA": {"a_pawn": 3}, "HB": {"b_pawn": 2}}),
+    );
+    s.play("enter b4");
+    assert_eq!((s.count("b4", "a_pawn"), s.count("b4", "b_pawn")), (1, 1));
+    // A 6 cannot enter on t1 where a counter of the same side stands; that counter moves instead.
+    let s = at(
+        ENTER_MOVES,
+        "a",
+        "six",
+        json!({"t1": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["t1-t7"]);
+    // The bundled variant enters on b0 there.
+    let s = at(
+        PARKER,
+        "a",
+        "six",
+        json!({"t1": {"a_pawn": 1}, "HA": {"a_pawn": 2}, "HB": {"b_pawn": 3}}),
+    );
+    assert_eq!(s.moves(), ["enter b0", "t1-t7"]);
+}
+
+#[test]
+fn pkq16_delta_is_a_delta_for_the_question() {
+    assert_delta_for(THROW_OFF, "PK-Q16");
+}
+
+#[test]
+fn pkq16_delta_a_throw_off_the_higher_value_starts() {
+    // A throws a pancha (5), B a four: A starts, with a throw of its own.
+    let mut s = Scenario::new(THROW_OFF);
+    assert_eq!(s.to_move(), "a");
+    s.throw("pancha");
+    assert_eq!(s.moves(), ["throw-off"], "the pancha activates nothing yet");
+    s.play("throw-off");
+    assert_eq!(s.to_move(), "b", "the pancha gives no throw again here");
+    s.throw("four").play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("a", 1));
+    assert_eq!(s.count("HA", "a_pawn"), 3, "no pawn was activated");
+    assert!(s.state.chance_due);
+    s.throw("onduwa");
+    assert_eq!(s.moves(), ["activate"], "play has begun");
+    // A throws a two, B a bokka (12): B starts, and it is B's own first throw that counts.
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("two")
+        .play("throw-off")
+        .throw("bokka")
+        .play("throw-off");
+    assert_eq!(s.to_move(), "b");
+    assert_eq!(s.count("HB", "b_pawn"), 3);
+    s.throw("pancha");
+    assert!(s.can("pancha 1 4 WB"));
+    // A puwak malla moves nothing in play (PK-10), so it is the lowest throw-off throw, below an
+    // onduwa, whatever its nominal value (6) in the table.
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("onduwa")
+        .play("throw-off")
+        .throw("puwak-malla")
+        .play("throw-off");
+    assert_eq!(s.to_move(), "a");
+    // The canonical game: team A starts and its first pancha is played at once.
+    let mut s = Scenario::new(PK);
+    s.throw("pancha");
+    assert!(s.can("pancha 1 4 WA"));
+}
+
+#[test]
+fn pkq16_delta_a_tie_throws_again() {
+    let mut s = Scenario::new(THROW_OFF);
+    s.throw("three")
+        .play("throw-off")
+        .throw("three")
+        .play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("a", 0));
+    s.throw("onduwa");
+    assert_eq!(s.moves(), ["throw-off"], "still the throw-off");
+    s.play("throw-off").throw("two").play("throw-off");
+    assert_eq!((s.to_move(), s.var("started", None)), ("b", 1));
+    assert_eq!(
+        (s.var("off_throw", Some("a")), s.var("off_throw", Some("b"))),
+        (1, 2)
+    );
 }
 
 #[test]
