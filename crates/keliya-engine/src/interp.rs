@@ -418,7 +418,7 @@ impl Game {
             to_move: self.turn_order[0],
             throw: None,
             chance_due: false,
-            held: Vec::new(),
+            held: Default::default(),
             ply: 0,
             turn: 0,
             quiet_turns: 0,
@@ -461,20 +461,30 @@ impl Game {
 
     /// [`Game::apply_chance`] on a position the caller gives up (no copy, as [`Game::advance`]).
     pub fn advance_chance(&self, mut st: State, outcome: u8) -> State {
+        self.throw_in_place(&mut st, outcome);
+        st
+    }
+
+    /// [`Game::apply_chance`] in place: the position is changed where it is, not moved (a playout's loop
+    /// then copies nothing on a throw).
+    pub fn throw_in_place(&self, st: &mut State, outcome: u8) {
         st.chance_due = false;
-        if !self.stored_throws {
+        if self.stored_throws {
+            self.hold(st, outcome);
+        } else {
             st.throw = Some(outcome);
-            return st;
         }
-        // Stored throws: a throw that gives a throw again is held and the player throws at once; the
-        // throw that ends the run is held too, and playing the held throws begins.
+    }
+
+    /// Stored throws: a throw that gives a throw again is held and the player throws at once; the throw
+    /// that ends the run is held too, and playing the held throws begins.
+    fn hold(&self, st: &mut State, outcome: u8) {
         st.held.push(outcome);
         if self.throw_row(outcome).again {
             st.chance_due = true;
         } else {
-            take_held(&mut st);
+            take_held(st);
         }
-        st
     }
 
     /// The position after the player chose to play the held throw `row` next: nothing else changes.
@@ -1009,7 +1019,7 @@ fn take_held(st: &mut State) {
     if let Some(&first) = st.held.first()
         && st.held.iter().all(|&r| r == first)
     {
-        st.held.pop();
+        st.held.remove(0);
         st.throw = Some(first);
     }
 }

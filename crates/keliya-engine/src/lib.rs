@@ -19,7 +19,7 @@ mod state;
 
 pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor, Successors};
 pub use ir::*;
-pub use state::{CapKind, History, Outcome, Reason, State};
+pub use state::{CapKind, Held, History, Outcome, Reason, State};
 
 use keliya_board::{Board, SiteId};
 

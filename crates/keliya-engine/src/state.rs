@@ -67,6 +67,54 @@ impl std::fmt::Debug for History {
     }
 }
 
+/// Throws held (see [`State::held`]), by row, oldest first. Boxed, so that it makes a position one word
+/// larger, not three: positions are moved and copied on every move, and most games hold no throws.
+#[derive(Clone, Default)]
+pub struct Held(Option<Box<Vec<u8>>>);
+
+impl Held {
+    pub fn push(&mut self, row: u8) {
+        self.0.get_or_insert_with(Default::default).push(row);
+    }
+    /// Takes out the throw at `index`.
+    pub fn remove(&mut self, index: usize) -> u8 {
+        let list = self.0.as_mut().expect("a throw is held at the index");
+        let row = list.remove(index);
+        if list.is_empty() {
+            self.0 = None;
+        }
+        row
+    }
+    pub fn clear(&mut self) {
+        self.0 = None;
+    }
+}
+
+impl std::ops::Deref for Held {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Held throws are equal when they list the same throws, however they are stored.
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        **self == **other
+    }
+}
+impl Eq for Held {}
+impl std::hash::Hash for Held {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (**self).hash(state)
+    }
+}
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
 /// Variable values; inline up to 8 (a pooled list like the counts' costs more than it saves here).
 pub type Vars = smallvec::SmallVec<[i64; 8]>;
 
@@ -192,7 +240,7 @@ pub struct State {
     /// Throws made and not yet played, by index into the throw table (only with stored throws, see
     /// [`Game::stored_throws`]). While some are held and none is being played, the player to move
     /// chooses which to play next.
-    pub held: Vec<u8>,
+    pub held: Held,
     pub ply: u32,
     pub turn: u32,
     /// Turns since the last capture or the last piece brought onto the board from off it.

@@ -237,7 +237,7 @@ impl MctsAgent {
             let outcomes = game.chance_outcomes(&st);
             if !outcomes.is_empty() {
                 let k = dice.weighted(outcomes.iter().map(|o| o.1));
-                st = game.advance_chance(st, outcomes[k].0);
+                game.throw_in_place(&mut st, outcomes[k].0);
                 continue;
             }
             game.successors_into(&st, &mut found)?;

@@ -91,7 +91,7 @@ pub fn play_game_with(
             if keep_moves {
                 moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
             }
-            st = game.advance_chance(st, row as u8);
+            game.throw_in_place(&mut st, row as u8);
             steps += 1;
             check(game, &st, detail, steps)?;
             continue;
@@ -137,7 +137,7 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let i = dice.weighted(rows.iter().map(|r| r.probability));
-            st = game.advance_chance(st, i as u8);
+            game.throw_in_place(&mut st, i as u8);
             continue;
         }
         // The moves come with what makes their positions, so the chosen move's rule is not run again;
