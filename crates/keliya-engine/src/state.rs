@@ -70,6 +70,7 @@ impl std::fmt::Debug for History {
 /// Throws held (see [`State::held`]), by row, oldest first. Boxed, so that it makes a position one word
 /// larger, not three: positions are moved and copied on every move, and most games hold no throws.
 #[derive(Clone, Default)]
+#[allow(clippy::box_collection)] // the box is the point: one word in the position instead of a list's three
 pub struct Held(Option<Box<Vec<u8>>>);
 
 impl Held {
