@@ -153,6 +153,42 @@ fn stored_throws_are_held_until_a_throw_without_again_then_played_in_the_chosen_
 }
 
 #[test]
+fn max_per_turn_caps_the_throws_of_a_turn() {
+    let yaml = RACE.replace("  table:", "  max_per_turn: 2\n  table:");
+    let path = ruleset("capped", &yaml);
+    let mut s = Scenario::at(
+        &path,
+        json!({"to_move": "south", "sites": {"t1": {"pawn": 1}}}),
+    );
+    s.throw("one-up").play("t1+");
+    assert_eq!((s.to_move(), s.state.turn_throws), ("south", 1));
+    // The second throw reaches the cap: it is played, and its throw again is lost.
+    s.throw("one-up").play("t2+");
+    assert_eq!(s.count("t3", "pawn"), 1);
+    assert_eq!((s.to_move(), s.state.turn_throws), ("north", 0));
+    // Without the cap the same throws keep the turn.
+    let mut s = Scenario::at(
+        &ruleset("uncapped", RACE),
+        json!({"to_move": "south", "sites": {"t1": {"pawn": 1}}}),
+    );
+    s.throw("one-up").play("t1+").throw("one-up").play("t2+");
+    assert_eq!((s.to_move(), s.state.turn_throws), ("south", 2));
+    // With stored throws the cap ends the run: the second one-up is held, and play begins.
+    let yaml = RACE.replace(
+        "  table:",
+        "  max_per_turn: 2\n  resolution: stored\n  table:",
+    );
+    let mut s = Scenario::at(
+        &ruleset("capped-stored", &yaml),
+        json!({"to_move": "south", "sites": {"t1": {"pawn": 1}}}),
+    );
+    s.throw("one-up").throw("one-up");
+    assert!(!s.state.chance_due);
+    s.play("t1+").play("t2+");
+    assert_eq!((s.to_move(), s.count("t3", "pawn")), ("north", 1));
+}
+
+#[test]
 fn routes_are_per_player_and_tags_are_named() {
     let yaml = RACE.replace(
         "when: has(@t5, pawn)",

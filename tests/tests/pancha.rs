@@ -1556,9 +1556,8 @@ fn pkq20_no_limit_on_throws_again_in_one_turn() {
 #[test]
 fn pkq20_delta_is_a_delta_for_the_question() {
     assert_delta_for(THROW_CAP, "PK-Q20");
-    let c = compile(THROW_CAP);
-    let g = c.game();
-    assert!(g.var("throws_this_turn").is_some() && g.var("counted_turn").is_some());
+    assert_eq!(compile(THROW_CAP).game().max_throws_per_turn, Some(3));
+    assert_eq!(compile(PK).game().max_throws_per_turn, None);
 }
 
 #[test]
@@ -1575,22 +1574,22 @@ fn pkq20_delta_the_third_throw_again_is_lost() {
     // The delta: the same three throws; the third is played, its throw again is lost.
     let mut s = at(THROW_CAP, "a", "bokka", sites);
     s.play("R1-R13");
-    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 1));
+    assert_eq!((s.to_move(), i64::from(s.state.turn_throws)), ("a", 1));
     s.throw("bokka").play("R13-R25");
-    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 2));
+    assert_eq!((s.to_move(), i64::from(s.state.turn_throws)), ("a", 2));
     s.throw("onduwa").play("R25-R26");
     assert_eq!(s.count("R26", "a_pawn"), 1, "the third throw is played");
     assert_eq!(s.to_move(), "b", "PK-Q20: its throw again is lost");
     assert!(s.state.chance_due);
     // Team B's turn counts from one again, and so does team A's next turn.
     s.throw("pancha").play("pancha 0 5 R30");
-    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("b", 1));
+    assert_eq!((s.to_move(), i64::from(s.state.turn_throws)), ("b", 1));
     s.throw("two").play("R25-R23");
     assert_eq!(s.to_move(), "a");
     s.throw("onduwa").play("R26-R27");
-    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 1));
+    assert_eq!((s.to_move(), i64::from(s.state.turn_throws)), ("a", 1));
     s.throw("onduwa").play("R27-R28");
-    assert_eq!((s.to_move(), s.var("throws_this_turn", None)), ("a", 2));
+    assert_eq!((s.to_move(), i64::from(s.state.turn_throws)), ("a", 2));
     s.throw("pancha").play("pancha 0 5 R28");
     assert_eq!((s.count("R33", "a_pawn"), s.to_move()), (1, "b"));
 }
@@ -1619,7 +1618,7 @@ fn pkq20_delta_a_lost_throw_ends_the_turn_and_the_cap_is_a_parameter() {
     let two = dir.join("throw-cap-two.yaml");
     std::fs::write(
         &two,
-        "keliya: 1\ntitle: q20\nextends: pancha-keliya/throw-cap\nparams: {max_throws_per_turn: 2}\n",
+        "keliya: 1\ntitle: q20\nextends: pancha-keliya/throw-cap\nthrows: {max_per_turn: 2}\n",
     )
     .unwrap();
     let mut s = at(two.to_str().unwrap(), "a", "onduwa", sites);

@@ -419,6 +419,7 @@ impl Game {
             throw: None,
             chance_due: false,
             held: Default::default(),
+            turn_throws: 0,
             ply: 0,
             turn: 0,
             quiet_turns: 0,
@@ -469,6 +470,7 @@ impl Game {
     /// then copies nothing on a throw).
     pub fn throw_in_place(&self, st: &mut State, outcome: u8) {
         st.chance_due = false;
+        st.turn_throws = st.turn_throws.saturating_add(1);
         if self.stored_throws {
             self.hold(st, outcome);
         } else {
@@ -480,7 +482,7 @@ impl Game {
     /// that ends the run is held too, and playing the held throws begins.
     fn hold(&self, st: &mut State, outcome: u8) {
         st.held.push(outcome);
-        if self.throw_row(outcome).again {
+        if self.throw_row(outcome).again && !self.throws_capped(st) {
             st.chance_due = true;
         } else {
             take_held(st);
@@ -801,6 +803,7 @@ impl Game {
         // A throw that cannot be used (a pass) is lost with any extra throw it would have given. (Stored
         // throws gave theirs when they were thrown.)
         let again = !pass
+            && !self.throws_capped(&next)
             && (decided.again
                 || !self.stored_throws && next.throw.is_some_and(|t| self.throw_row(t).again));
         let captured = decided.captured;
@@ -823,6 +826,7 @@ impl Game {
             next.to_move = self.next_player(next.to_move);
         }
         if turn_over {
+            next.turn_throws = 0;
             next.turn += 1;
             if !captured {
                 next.quiet_turns += 1;
@@ -830,6 +834,12 @@ impl Game {
         }
         self.begin_turn(&mut next, again)?;
         Ok(next)
+    }
+
+    /// The player has made as many throws in this turn as the ruleset allows.
+    fn throws_capped(&self, st: &State) -> bool {
+        self.max_throws_per_turn
+            .is_some_and(|most| st.turn_throws >= most)
     }
 
     pub(crate) fn throw_row(&self, t: u8) -> &ThrowRow {

@@ -122,6 +122,9 @@ pub struct Game {
     /// throw that ends the run of them; the player then plays the held throws one by one, in the order he
     /// chooses (see [`State::held`]). Otherwise each throw is played before the next is thrown.
     pub stored_throws: bool,
+    /// `throws: {max_per_turn: n}`: a player throws at most n times in one turn; the nth throw gives no
+    /// throw again, nor does `again()` after it.
+    pub max_throws_per_turn: Option<u16>,
     pub caps: Caps,
     /// The off-board site tagged `hand` owned by each player.
     pub hands: Vec<Option<SiteId>>,

@@ -242,6 +242,8 @@ pub struct State {
     /// [`Game::stored_throws`]). While some are held and none is being played, the player to move
     /// chooses which to play next.
     pub held: Held,
+    /// Throws made in this turn so far (read by [`Game::max_throws_per_turn`]).
+    pub turn_throws: u16,
     pub ply: u32,
     pub turn: u32,
     /// Turns since the last capture or the last piece brought onto the board from off it.
@@ -353,6 +355,7 @@ impl Clone for State {
             throw: self.throw,
             chance_due: self.chance_due,
             held: self.held.clone(),
+            turn_throws: self.turn_throws,
             ply: self.ply,
             turn: self.turn,
             quiet_turns: self.quiet_turns,

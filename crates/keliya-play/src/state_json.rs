@@ -55,6 +55,7 @@ pub fn to_json(game: &Game, st: &State) -> Value {
         "vars": vars,
         "ply": st.ply,
         "turn": st.turn,
+        "turn_throws": st.turn_throws,
         "quiet_turns": st.quiet_turns,
         "captures": st.captures,
         // Oldest first, as the positions occurred.
@@ -77,6 +78,7 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
         "vars",
         "ply",
         "turn",
+        "turn_throws",
         "quiet_turns",
         "captures",
         "history",
@@ -202,6 +204,11 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
             st.held.push(throw_row(t, "`held` lists names of throws")?);
         }
     }
+    // Left out, the count is the throws the file shows: the one being played and those held.
+    st.turn_throws = match num("turn_throws")? {
+        Some(n) => u16::try_from(n).map_err(|_| "`turn_throws` is at most 65535")?,
+        None => (st.held.len() + usize::from(st.throw.is_some())) as u16,
+    };
     if let Some(c) = obj.get("chance_due") {
         st.chance_due = c.as_bool().ok_or("`chance_due` is true or false")?;
     }

@@ -403,10 +403,11 @@ pub(crate) fn lower(
         );
     }
 
-    let (throws, stored_throws) = match get("throws").and_then(|t| throws(&mut cx, t)) {
-        Some((rows, stored)) => (Some(rows), stored),
-        None => (None, false),
-    };
+    let (throws, stored_throws, max_throws_per_turn) =
+        match get("throws").and_then(|t| throws(&mut cx, t)) {
+            Some((rows, stored, most)) => (Some(rows), stored, most),
+            None => (None, false, None),
+        };
     let caps = get("caps").map(|c| caps(&mut cx, c)).unwrap_or_default();
     let max_steps = get("limits")
         .and_then(|l| {
@@ -507,6 +508,7 @@ pub(crate) fn lower(
                 ends,
                 throws,
                 stored_throws,
+                max_throws_per_turn,
                 caps,
                 hands,
                 choice_names,
@@ -1082,9 +1084,16 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
 }
 
 /// The throw table, and whether throws are stored (`resolution: stored`) rather than each played in turn.
-fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool)> {
+fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u16>)> {
     let e = cx.map(node, "throws")?;
-    cx.check_keys(e, &["shells", "p", "table", "resolution"], "throws");
+    cx.check_keys(
+        e,
+        &["shells", "p", "table", "resolution", "max_per_turn"],
+        "throws",
+    );
+    let max_per_turn = field(e, "max_per_turn")
+        .and_then(|n| cx.int(n, "max_per_turn", 1, 1000))
+        .map(|n| n as u16);
     let stored = match field(e, "resolution") {
         None => false,
         Some(n) => match cx.string(n, "resolution").as_deref() {
@@ -1220,7 +1229,7 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool)> {
              has `again: true`",
         );
     }
-    Some((rows, stored))
+    Some((rows, stored, max_per_turn))
 }
 
 /// Probability that exactly `k` shells land mouth up when shell i does so with probability `ps[i]`.
