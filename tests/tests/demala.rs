@@ -847,12 +847,9 @@ fn dd_q8_one_leap_per_turn() {
     assert!(s.can("r2c2xr4c2"));
 }
 
-/// The capturing moves of a position: single leaps (`AxB`) and chains (`hunter-chain ...`).
+/// The capturing moves of a position: single leaps (`AxB`) and chains (`AxBxC`).
 fn captures_offered(s: &Scenario) -> Vec<String> {
-    s.moves()
-        .into_iter()
-        .filter(|m| m.contains('x') || m.starts_with("hunter-chain"))
-        .collect()
+    s.moves().into_iter().filter(|m| m.contains('x')).collect()
 }
 
 #[test]
@@ -873,22 +870,27 @@ fn dd_q8_delta_a_leopard_may_chain_leaps() {
     assert_eq!(
         captures_offered(&s),
         sorted(&[
-            "hunter-chain r2c2 2 r2c3 r2c4 r3c4 r4c4",
-            "hunter-chain r2c2 2 r3c2 r4c2 r4c1 r4c0",
-            "hunter-chain r2c2 2 r3c2 r4c2 r4c3 r4c4",
-            "hunter-chain r2c2 3 r2c3 r2c4 r3c4 r4c4 r4c3 r4c2",
-            "hunter-chain r2c2 3 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4",
-            "hunter-chain r2c2 4 r2c3 r2c4 r3c4 r4c4 r4c3 r4c2 r3c2 r2c2",
-            "hunter-chain r2c2 4 r2c3 r2c4 r3c4 r4c4 r4c3 r4c2 r4c1 r4c0",
-            "hunter-chain r2c2 4 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4 r2c3 r2c2",
+            "r2c2xr2c4xr4c4",
+            "r2c2xr4c2xr4c0",
+            "r2c2xr4c2xr4c4",
+            "r2c2xr2c4xr4c4xr4c2",
+            "r2c2xr4c2xr4c4xr2c4",
+            "r2c2xr2c4xr4c4xr4c2xr2c2",
+            "r2c2xr2c4xr4c4xr4c2xr4c0",
+            "r2c2xr4c2xr4c4xr2c4xr2c2",
             "r2c2xr2c4",
             "r2c2xr4c2",
         ])
     );
     // Steps stay legal beside them (capture is optional, DD-Q9).
     assert!(s.can("r2c2-r2c1") && s.can("r1c0-A"));
-    // The longest chain, back to its starting point: four dogs go in one move, then the dogs move.
-    s.play("hunter-chain r2c2 4 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4 r2c3 r2c2");
+    // The longest chain, back to its starting point: four dogs go in one move, then the dogs move. It is
+    // written by its landing points; the long form, the rule's name and every choice, names it too.
+    let parse = |text: &str| s.game().parse_move(&s.state, text).unwrap();
+    let long = "hunter-chain r2c2 4 r3c2 r4c2 r4c3 r4c4 r3c4 r2c4 r2c3 r2c2";
+    assert!(parse(long).is_some());
+    assert_eq!(parse(long), parse("r2c2xr4c2xr4c4xr2c4xr2c2"));
+    s.play(long);
     assert_eq!(s.count("r2c2", "hunter"), 1);
     assert_eq!(s.var("captures", Some("hunter")), 4);
     for dog in ["r3c2", "r4c3", "r3c4", "r2c3"] {
@@ -915,12 +917,7 @@ fn dd_q8_delta_the_chain_may_stop_after_any_leap() {
     );
     assert_eq!(
         captures_offered(&s),
-        sorted(&[
-            "Axr2c2",
-            "hunter-chain A 2 r1c2 r2c2 r3c2 r4c2",
-            "hunter-chain r4c4 2 r4c3 r4c2 r3c2 r2c2",
-            "r4c4xr4c2",
-        ])
+        sorted(&["Axr2c2", "Axr2c2xr4c2", "r4c4xr4c2xr2c2", "r4c4xr4c2",])
     );
     // Stopping after the first leap ends the turn with the second dog still there.
     let mut stop = s;
@@ -939,7 +936,7 @@ fn dd_q8_delta_the_chain_may_stop_after_any_leap() {
     );
     st["quiet_turns"] = json!(50);
     let mut chain = Scenario::at(LEAP_CHAINS, st);
-    chain.play("hunter-chain A 2 r1c2 r2c2 r3c2 r4c2");
+    chain.play("Axr2c2xr4c2");
     assert_eq!(chain.state.quiet_turns, 0);
     assert_eq!(chain.to_move(), "prey");
     assert_eq!(chain.count("r4c2", "hunter"), 1);
@@ -955,9 +952,90 @@ fn dd_q8_delta_a_chain_can_reach_the_winning_capture() {
         LEAP_CHAINS,
         position(&["A", "r4c0", "r4c4"], &["r1c2", "r3c2"], 7, "hunter", 6),
     );
-    s.play("hunter-chain A 2 r1c2 r2c2 r3c2 r4c2");
+    s.play("Axr2c2xr4c2");
     assert_eq!(s.winner(), "hunter");
     assert_eq!(s.ended_by(), "capture-goal");
+}
+
+/// Leap chains on the 23-point board: `leap-chains.yaml` laid over `pulijudam-23` instead of the default
+/// board, written to a temporary file.
+fn leap_chains_on_23_points() -> String {
+    let text = std::fs::read_to_string(
+        keliya_tests::root()
+            .join("rulesets")
+            .join(format!("{LEAP_CHAINS}.yaml")),
+    )
+    .expect("leap-chains.yaml");
+    let delta = text.replace(
+        "\nextends: demala-diviyan-keliya\n",
+        &format!("\nextends: {PULIJUDAM}\n"),
+    );
+    assert_ne!(delta, text, "the file's `extends` was found");
+    let dir = std::env::temp_dir().join(format!("keliya-demala-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("leap-chains-23.yaml");
+    std::fs::write(&path, delta).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn dd_q8_delta_no_two_moves_are_written_alike() {
+    // DD-Q8 (alternative): a chain is written by its landing points only (`r2c2xr4c2xr4c4`). That names
+    // one path because a leap's dog is the point between its ends on their one line, on either board.
+    // Checked on many positions with dogs packed around the leopards: every legal move of each has its own
+    // notation, and that notation plays that move.
+    for (ruleset, size) in [
+        (LEAP_CHAINS.to_string(), 21),
+        (leap_chains_on_23_points(), 23),
+    ] {
+        let points = all_but(&ruleset, &[]);
+        assert_eq!(points.len(), size, "{ruleset}");
+        // A fixed xorshift sequence: the same positions every run.
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut chains, mut longest) = (0, 0);
+        for _ in 0..300 {
+            // From 6 dogs to all but three of the points the leopards leave.
+            let dogs = 6 + next(points.len() - 3 - 8);
+            let mut free = points.clone();
+            let mut take = |k: usize, free: &mut Vec<String>| -> Vec<String> {
+                (0..k).map(|_| free.swap_remove(next(free.len()))).collect()
+            };
+            let hunters = take(3, &mut free);
+            let prey = take(dogs, &mut free);
+            let hunters: Vec<&str> = hunters.iter().map(String::as_str).collect();
+            let prey: Vec<&str> = prey.iter().map(String::as_str).collect();
+            let s = Scenario::at(&ruleset, position(&hunters, &prey, 0, "hunter", 0));
+            let game = s.game();
+            let moves = game.legal_moves(&s.state).unwrap();
+            let mut seen = std::collections::HashMap::new();
+            for mv in &moves {
+                let text = game.notation(mv);
+                let leaps = text.matches('x').count();
+                if leaps >= 2 {
+                    chains += 1;
+                    longest = longest.max(leaps);
+                }
+                if let Some(other) = seen.insert(text.clone(), mv.clone()) {
+                    panic!("{ruleset}: `{text}` writes two moves: {other:?} and {mv:?}");
+                }
+                assert_eq!(
+                    game.parse_move(&s.state, &text).unwrap().as_ref(),
+                    Some(mv),
+                    "{text}"
+                );
+            }
+        }
+        assert!(
+            chains > 100 && longest >= 3,
+            "{ruleset}: {chains} chains, longest {longest} leaps"
+        );
+    }
 }
 
 #[test]

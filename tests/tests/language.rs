@@ -1407,3 +1407,83 @@ fn a_successor_played_in_another_game_or_position_is_an_error_or_a_move_never_a_
     }
     assert!(refused > 0);
 }
+
+/// A `choose` made several times in one move: a chain of steps along a track, as many as `n`.
+const REPEATED: &str = r#"
+title: A choice made several times
+family: race
+players: {south: {}, north: {}}
+pieces: {pawn: {}}
+board:
+  generate: [{track: {prefix: t, squares: 5}}]
+setup: {t1: {pawn: 1}}
+rules:
+  walk:
+    do: |
+      choose from in sites_with(pawn) {
+        choose n in range(0, 2) {
+          let at = from
+          let left = n
+          while left > 0 {
+            choose to in neighbours(at) where empty(to) {
+              move(pawn, at, to)
+              at = to
+            }
+            left -= 1
+          }
+        }
+      }
+    notation: "{from}:{to*-}:{to*}:{to*, }:{to}"
+"#;
+
+#[test]
+fn a_notation_can_write_every_value_of_a_choice_made_several_times() {
+    let path = ruleset("repeated", REPEATED);
+    let mut s = Scenario::new(&path);
+    // `{to*-}` joins every `to` of the move with `-`, `{to*}` with nothing, `{to*, }` with `, `; `{to}`
+    // is the last. With no step, the joined forms are empty and `{to}` stays as written.
+    assert_eq!(
+        s.moves(),
+        [
+            "t1::::{to}",
+            "t1:t2-t1:t2t1:t2, t1:t1",
+            "t1:t2-t3:t2t3:t2, t3:t3",
+            "t1:t2:t2:t2:t2",
+        ]
+    );
+    // The long form names the same move.
+    let parse = |text: &str| s.game().parse_move(&s.state, text).unwrap();
+    assert!(parse("walk t1 2 t2 t3").is_some());
+    assert_eq!(parse("walk t1 2 t2 t3"), parse("t1:t2-t3:t2t3:t2, t3:t3"));
+    s.play("t1:t2-t3:t2t3:t2, t3:t3");
+    assert_eq!(s.count("t3", "pawn"), 1);
+
+    // A repeated placeholder is checked like `{name}`: its name must be a `choose` variable of the rule,
+    // and the hint keeps the form written.
+    let load = |name: &str, notation: &str| {
+        let yaml = REPEATED.replace("{from}:{to*-}:{to*}:{to*, }:{to}", notation);
+        keliya_rules::load(&keliya_tests::catalog(), &ruleset(name, &yaml))
+    };
+    let loaded = load("repeated-typo", "{from}x{too*x}");
+    let diags = loaded.result.err().expect("an unknown name is refused");
+    let short = loaded.sources.short(&diags[0]);
+    assert!(
+        short.lines().next().unwrap().ends_with(
+            "repeated-typo.yaml:25:23: error: notation names `{too*x}`, which is not a `choose` variable of this rule"
+        ),
+        "{short}"
+    );
+    assert_eq!(diags[0].hint.as_deref(), Some("did you mean `{to*x}`?"));
+    // An open placeholder is refused at its `{`, even when a later `}` would close it.
+    for (name, notation) in [
+        ("repeated-open", "{from}x{to*x"),
+        ("repeated-open2", "{to*x {from}"),
+    ] {
+        let loaded = load(name, notation);
+        let diags = loaded.result.err().expect("an open `{` is refused");
+        assert_eq!(diags[0].message, "`{` in a notation is not closed");
+        let col = if name == "repeated-open" { 23 } else { 16 };
+        let short = loaded.sources.short(&diags[0]);
+        assert!(short.contains(&format!(":25:{col}: error")), "{short}");
+    }
+}

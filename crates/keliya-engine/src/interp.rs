@@ -5,7 +5,7 @@ use crate::explore::{Decided, Explorer, Mode};
 use crate::ir::*;
 use crate::run::{Changes, Run, Scratch, Undo, replay};
 use crate::state::{CapKind, Outcome, Reason, State};
-use crate::{Game, ThrowRow};
+use crate::{Game, NotationPart, ThrowRow};
 use smallvec::SmallVec;
 
 /// Rule index used for the forced pass of a player with no legal move.
@@ -958,10 +958,33 @@ impl Game {
             }
         }
         match &rule.notation {
-            Some(template) => {
-                let mut out = template.clone();
-                for (name, v) in named.iter().rev() {
-                    out = out.replace(&format!("{{{name}}}"), &self.value_text(*v));
+            Some(parts) => {
+                let mut out = String::new();
+                for part in parts {
+                    match part {
+                        NotationPart::Text(t) => out.push_str(t),
+                        NotationPart::Last(name) => {
+                            match named.iter().rev().find(|(n, _)| n == name) {
+                                Some((_, v)) => out.push_str(&self.value_text(*v)),
+                                // Not chosen in this move (a `choose` in a branch not taken): the
+                                // placeholder stays as written, which shows the gap.
+                                None => {
+                                    out.push('{');
+                                    out.push_str(name);
+                                    out.push('}');
+                                }
+                            }
+                        }
+                        // No value at all gives no text, so a separator never stands alone.
+                        NotationPart::Every { name, sep } => {
+                            let values: Vec<String> = named
+                                .iter()
+                                .filter(|(n, _)| n == name)
+                                .map(|(_, v)| self.value_text(*v))
+                                .collect();
+                            out.push_str(&values.join(sep));
+                        }
+                    }
                 }
                 out
             }

@@ -54,14 +54,26 @@ pub struct RuleDef {
     pub player: Option<PlayerId>,
     pub when: Option<Expr>,
     pub body: Vec<Stmt>,
-    /// How a move made by this rule is written, e.g. `{from}-{to}`; `None` gives `rule v1 v2`.
-    pub notation: Option<String>,
+    /// How a move made by this rule is written, e.g. `{from}-{to}` as its parts; `None` gives
+    /// `rule v1 v2`.
+    pub notation: Option<Vec<NotationPart>>,
     pub locals: usize,
     /// Used only when no ordinary rule gives the player a move (instead of a pass): ends of rounds, say.
     pub fallback: bool,
     /// For a rule any player may use whose body reads `mover`: the body folded for each player, by
     /// player id (set by [`Game::fold_constants`]; empty: `body` serves every player).
     pub by_mover: Vec<MoverBody>,
+}
+
+/// One piece of a rule's notation template, split by the loader so the engine only fills it in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NotationPart {
+    /// Written as it is.
+    Text(String),
+    /// `{name}`: the last value chosen for `name` in the move.
+    Last(String),
+    /// `{name*sep}`: every value chosen for `name` in the move, in order, joined by `sep`.
+    Every { name: String, sep: String },
 }
 
 /// A rule's body folded for one mover, where its choice points are (as [`Game::choice_paths`]), and how

@@ -76,7 +76,11 @@ fn three_in_a_row() -> Game {
             player: None,
             when: None,
             body,
-            notation: Some("{from}-{to}".into()),
+            notation: Some(vec![
+                NotationPart::Last("from".into()),
+                NotationPart::Text("-".into()),
+                NotationPart::Last("to".into()),
+            ]),
             locals: 2,
             fallback: false,
             by_mover: Vec::new(),

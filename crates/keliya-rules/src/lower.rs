@@ -4,7 +4,7 @@
 use keliya_board::{BoardSpec, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
 use keliya_dsl as dsl;
 use keliya_engine::{
-    self as eng, Caps, EndDef, Game, PieceDef, PlayerDef, RuleDef, ThrowRow, VarDef,
+    self as eng, Caps, EndDef, Game, NotationPart, PieceDef, PlayerDef, RuleDef, ThrowRow, VarDef,
 };
 
 use crate::diag::{Diagnostic, Loc, Sources};
@@ -284,11 +284,13 @@ pub(crate) fn lower(
             let body_ok = body.is_some();
             let body = body.unwrap_or_default();
             let locals = lw.max_slots;
-            let notation = field(entries, "notation").and_then(|n| cx.string(n, "notation"));
-            if let (Some(n), Some(nn), true) = (&notation, field(entries, "notation"), body_ok) {
+            let notation = field(entries, "notation").and_then(|nn| {
+                let n = cx.string(nn, "notation")?;
                 // Checked only against a body that lowered: a broken body has already been reported.
-                check_notation(&mut cx, nn, n, &choice_names[first_choice..]);
-            }
+                body_ok
+                    .then(|| notation_parts(&mut cx, nn, &n, &choice_names[first_choice..]))
+                    .flatten()
+            });
             let source = field(entries, "source").and_then(|n| cx.string(n, "source"));
             let fallback = field(entries, "fallback")
                 .map(|n| cx.boolean(n, "fallback"))
@@ -638,9 +640,15 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     }
 }
 
-/// Checks that every `{name}` in a notation is a choice variable of the rule (`rule_choices`: the names
-/// bound by the rule's own `choose` statements).
-fn check_notation(cx: &mut Cx<'_>, node: &Node, template: &str, rule_choices: &[Vec<String>]) {
+/// Splits a notation into its parts, checking that every `{name}` and `{name*sep}` names a choice
+/// variable of the rule (`rule_choices`: the names bound by the rule's own `choose` statements). `None`
+/// when the template has a problem, which is reported.
+fn notation_parts(
+    cx: &mut Cx<'_>,
+    node: &Node,
+    template: &str,
+    rule_choices: &[Vec<String>],
+) -> Option<Vec<NotationPart>> {
     let text = cx.sources.text(node.loc.file);
     // The file location of `template[a..b]`.
     let at = |a: usize, b: usize| Loc {
@@ -648,19 +656,37 @@ fn check_notation(cx: &mut Cx<'_>, node: &Node, template: &str, rule_choices: &[
         start: value_offset(text, node.loc, template, a),
         end: value_offset(text, node.loc, template, b - 1) + 1,
     };
+    let mut parts = Vec::new();
+    let mut ok = true;
     let mut from = 0;
     while let Some(i) = template[from..].find('{').map(|i| from + i) {
-        let Some(j) = template[i..].find('}').map(|j| i + j) else {
-            cx.err(at(i, i + 1), "`{` in a notation is not closed");
-            return;
+        if i > from {
+            parts.push(NotationPart::Text(template[from..i].to_string()));
+        }
+        // A `{` met before the `}` means this one was left open: `{to*x {from}` is not a separator
+        // `x {from`.
+        let end = template[i + 1..].find(['{', '}']).map(|j| i + 1 + j);
+        let Some(j) = end.filter(|&j| template[j..].starts_with('}')) else {
+            cx.diags.push(
+                Diagnostic::new(at(i, i + 1), "`{` in a notation is not closed")
+                    .hint("a placeholder is `{name}` or `{name*separator}`, each closed by `}`"),
+            );
+            return None;
         };
-        let name = &template[i + 1..j];
+        let inner = &template[i + 1..j];
+        let (name, sep) = match inner.split_once('*') {
+            Some((name, sep)) => (name, Some(sep)),
+            None => (inner, None),
+        };
         if !rule_choices.iter().flatten().any(|n| n == name) {
+            ok = false;
             let mut known: Vec<&str> = rule_choices.iter().flatten().map(String::as_str).collect();
             known.sort_unstable();
             known.dedup();
+            // The suggestion keeps the form written, `{to*x}` for `{too*x}`.
+            let tail = sep.map(|s| format!("*{s}")).unwrap_or_default();
             let hint = closest(name, known.iter().copied())
-                .map(|c| format!("did you mean `{{{c}}}`?"))
+                .map(|c| format!("did you mean `{{{c}{tail}}}`?"))
                 .unwrap_or_else(|| {
                     if known.is_empty() {
                         "this rule has no `choose`; its notation can only be fixed text".into()
@@ -672,14 +698,25 @@ fn check_notation(cx: &mut Cx<'_>, node: &Node, template: &str, rule_choices: &[
                 Diagnostic::new(
                     at(i, j + 1),
                     format!(
-                        "notation names `{{{name}}}`, which is not a `choose` variable of this rule"
+                        "notation names `{{{inner}}}`, which is not a `choose` variable of this rule"
                     ),
                 )
                 .hint(hint),
             );
         }
+        parts.push(match sep {
+            Some(sep) => NotationPart::Every {
+                name: name.to_string(),
+                sep: sep.to_string(),
+            },
+            None => NotationPart::Last(name.to_string()),
+        });
         from = j + 1;
     }
+    if from < template.len() {
+        parts.push(NotationPart::Text(template[from..].to_string()));
+    }
+    ok.then_some(parts)
 }
 
 struct Cx<'a> {
