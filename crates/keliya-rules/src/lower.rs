@@ -9,7 +9,7 @@ use keliya_engine::{
 
 use crate::diag::{Diagnostic, Loc, Sources};
 use crate::load::{Compiled, RuleInfo, RulesetInfo, canonical};
-use crate::yaml::{Key, Node, Value, value_offset};
+use crate::yaml::{Key, Node, Value, value_offset, value_offsets};
 
 /// Every key a ruleset may have at its top level.
 pub const TOP_KEYS: &[&str] = &[
@@ -1407,6 +1407,8 @@ struct Lowerer<'c, 'a> {
     max_slots: usize,
     /// The YAML string being lowered, to map DSL offsets into the file.
     node: Option<(Loc, String)>,
+    /// Where each byte of `node`'s string stands in the file, worked out at its first location.
+    offsets: Vec<usize>,
 }
 
 type Lowered<T> = Result<T, ()>;
@@ -1420,6 +1422,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             scopes: Vec::new(),
             max_slots: 0,
             node: None,
+            offsets: Vec::new(),
         }
     }
 
@@ -1427,10 +1430,12 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         match &node.value {
             Value::Str(s) => {
                 self.node = Some((node.loc, s.clone()));
+                self.offsets.clear();
                 Some(s)
             }
             Value::Bool(b) => {
                 self.node = Some((node.loc, b.to_string()));
+                self.offsets.clear();
                 Some(if *b { "true" } else { "false" })
             }
             _ => {
@@ -1446,14 +1451,20 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         }
     }
 
-    fn loc(&self, span: dsl::Span) -> Loc {
+    fn loc(&mut self, span: dsl::Span) -> Loc {
         let Some((scalar, value)) = &self.node else {
             return Loc::default();
         };
         let text = self.cx.sources.text(scalar.file);
-        let start = value_offset(text, *scalar, value, span.start);
+        // Every statement and call of a text gets a location (runtime errors name it): one walk over
+        // the text for all of them.
+        if self.offsets.is_empty() {
+            self.offsets = value_offsets(text, *scalar, value);
+        }
+        let offset = |i: usize| self.offsets[i.min(self.offsets.len() - 1)];
+        let start = offset(span.start);
         let end = if span.end > span.start {
-            value_offset(text, *scalar, value, span.end - 1) + 1
+            offset(span.end - 1) + 1
         } else {
             start
         };

@@ -374,6 +374,65 @@ fn convert(r: Spanned<Raw>, file: FileId, text: &str) -> Node {
     Node { value, loc }
 }
 
+/// [`value_offset`] of every byte of `value` (and of its end, `value.len()`), in one walk: for the many
+/// locations of one rules-language text, where a walk per location would cost its length each time.
+pub fn value_offsets(text: &str, scalar: Loc, value: &str) -> Vec<usize> {
+    let start = floor_boundary(text, scalar.start.min(text.len()));
+    let end = if scalar.end > start {
+        floor_boundary(text, scalar.end.min(text.len()))
+    } else {
+        text.len()
+    };
+    let src = &text[start..end];
+    let lead = if src.starts_with(['"', '\'', '\n']) {
+        0
+    } else {
+        value.len() - value.trim_start_matches('\n').len()
+    };
+    let double_quoted = src.starts_with('"');
+    let next = |pos: usize, c: char| {
+        src[pos..]
+            .char_indices()
+            .take(256)
+            .find(|&(_, sc)| sc == c)
+            .map(|(o, _)| pos + o)
+    };
+    let mut offsets = Vec::with_capacity(value.len() + 1);
+    let mut pos = 0;
+    for c in value[lead..].chars() {
+        // As `value_offset`: where this character stands, then past it.
+        let at = if double_quoted
+            && let Some((e, len)) = escape(&src[pos..])
+            && e == c
+        {
+            let at = pos;
+            pos += len;
+            at
+        } else {
+            match next(pos, c) {
+                Some(found) => {
+                    pos = found + c.len_utf8();
+                    found
+                }
+                None => pos,
+            }
+        };
+        // Every byte of the character (a byte inside one maps to its start), and the leading blank
+        // lines before the first, which map where it does.
+        let bytes = if offsets.is_empty() {
+            lead + c.len_utf8()
+        } else {
+            c.len_utf8()
+        };
+        offsets.extend(std::iter::repeat_n(start + at, bytes));
+    }
+    if offsets.is_empty() {
+        offsets.extend(std::iter::repeat_n(start, lead));
+    }
+    offsets.push(start + pos);
+    offsets
+}
+
 /// Where, in the file, the byte `index` of a string scalar's value stands. Walks the scalar's source text
 /// and the value together, so plain, quoted and block scalars all map, escapes of double-quoted ones too.
 pub fn value_offset(text: &str, scalar: Loc, value: &str, index: usize) -> usize {
@@ -497,6 +556,21 @@ mod tests {
             let v = n.as_str().unwrap();
             let i = v.find(word).unwrap();
             assert_eq!(&text[value_offset(text, n.loc, v, i)..][..word.len()], word);
+        }
+    }
+
+    #[test]
+    fn one_walk_gives_every_offset_one_walk_each_gives() {
+        let text = "a: |\n\n  x\n  @bad\nb: >\n\n\n  p\n  q\nc: \"\\u00e9 z\"\nd: \"\\x20a\\tw\"\ne: \u{e9} f\ng: ''\nh: \"x \\\" y\"\n";
+        let node = parse(text, 0).unwrap();
+        let Value::Map(m) = &node.value else { panic!() };
+        for (_, n) in m {
+            let v = n.as_str().unwrap();
+            let all = value_offsets(text, n.loc, v);
+            assert_eq!(all.len(), v.len() + 1);
+            for (i, &at) in all.iter().enumerate() {
+                assert_eq!(at, value_offset(text, n.loc, v, i), "{v:?} byte {i}");
+            }
         }
     }
 
