@@ -126,22 +126,38 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         let outcomes = game.chance_outcomes(&st);
         if !outcomes.is_empty() {
             let k = dice.weighted(outcomes.iter().map(|o| o.1));
-            let row = &game.throws.as_ref().expect("has throws")[outcomes[k].0 as usize];
+            let rows = game.throws.as_ref().expect("has throws");
+            let row = &rows[outcomes[k].0 as usize];
+            let next = game.apply_chance(&st, outcomes[k].0);
+            let capped = game
+                .max_throws_per_turn
+                .is_some_and(|most| next.turn_throws >= most);
+            // What becomes of the throw: played now, or (stored throws) kept with the others.
+            let then = if game.stored_throws {
+                let held: Vec<&str> = next
+                    .held
+                    .iter()
+                    .map(|&r| rows[r as usize].name.as_str())
+                    .collect();
+                match (next.chance_due, held.is_empty()) {
+                    (true, _) => ", keeps it and throws again".to_string(),
+                    (false, false) => format!("; holds {}", held.join(", ")),
+                    (false, true) => String::new(),
+                }
+            } else if row.again && !capped {
+                ", and will throw again".to_string()
+            } else if row.again {
+                ", but has thrown as often as a turn allows".to_string()
+            } else {
+                String::new()
+            };
             outln!(
-                "{} throws {} ({}){}",
+                "{} throws {} ({}){then}",
                 game.players[st.to_move as usize].display,
                 row.name,
                 row.value,
-                if row.again {
-                    ", and will throw again"
-                } else {
-                    ""
-                }
             );
-            session.push(
-                game.apply_chance(&st, outcomes[k].0),
-                format!("{THROW_PREFIX}{}", row.name),
-            );
+            session.push(next, format!("{THROW_PREFIX}{}", row.name));
             continue;
         }
         let legal = game.legal_moves(&st).map_err(crate::engine_error)?;
