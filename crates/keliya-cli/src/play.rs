@@ -129,9 +129,6 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             let rows = game.throws.as_ref().expect("has throws");
             let row = &rows[outcomes[k].0 as usize];
             let next = game.apply_chance(&st, outcomes[k].0);
-            let capped = game
-                .max_throws_per_turn
-                .is_some_and(|most| next.turn_throws >= most);
             // What becomes of the throw: played now, or (stored throws) kept with the others.
             let then = if game.stored_throws {
                 let held: Vec<&str> = next
@@ -144,7 +141,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                     (false, false) => format!("; holds {}", held.join(", ")),
                     (false, true) => String::new(),
                 }
-            } else if row.again && !capped {
+            } else if row.again && !game.throws_capped(&next) {
                 ", and will throw again".to_string()
             } else if row.again {
                 ", but has thrown as often as a turn allows".to_string()

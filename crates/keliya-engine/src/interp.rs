@@ -284,14 +284,19 @@ impl Successors {
 
     /// Records the move of a player with no other: it changes nothing.
     fn push_pass(&mut self) {
-        let pass = Head {
-            rule: PASS_RULE,
+        self.push_built_in(PASS_RULE);
+    }
+
+    /// Records a built-in move (a pass, a `use`): no rule runs for it and it writes nothing.
+    fn push_built_in(&mut self, rule: u16) {
+        let head = Head {
+            rule,
             path: &[],
             preference: 0,
             decided: Decided::default(),
         };
         let nothing_written = Span::since(self.changes.len(), &self.changes);
-        self.push_whole(pass, Kept::Written(nothing_written));
+        self.push_whole(head, Kept::Written(nothing_written));
     }
 
     /// Records the moves that choose which of the `held` throws to play next: one per row, in the
@@ -301,14 +306,7 @@ impl Successors {
         rows.sort_unstable();
         rows.dedup();
         for row in rows.into_iter().take(limit) {
-            let take = Head {
-                rule: TAKE_RULE + u16::from(row),
-                path: &[],
-                preference: 0,
-                decided: Decided::default(),
-            };
-            let nothing_written = Span::since(self.changes.len(), &self.changes);
-            self.push_whole(take, Kept::Written(nothing_written));
+            self.push_built_in(TAKE_RULE + u16::from(row));
         }
     }
 
@@ -491,19 +489,16 @@ impl Game {
 
     /// The position after the player chose to play the held throw `row` next: nothing else changes.
     fn take_throw(&self, mut st: State, row: u8) -> Result<State, EngineError> {
+        let refused = |message: &str| EngineError {
+            rule: self.rule_name(TAKE_RULE + u16::from(row)).to_string(),
+            at: 0,
+            message: message.into(),
+        };
         let Some(i) = st.held.iter().position(|&r| r == row) else {
-            return Err(EngineError {
-                rule: self.rule_name(TAKE_RULE + u16::from(row)).to_string(),
-                at: 0,
-                message: "no such throw is held".into(),
-            });
+            return Err(refused("no such throw is held"));
         };
         if st.throw.is_some() {
-            return Err(EngineError {
-                rule: "use".into(),
-                at: 0,
-                message: "a throw is being played already".into(),
-            });
+            return Err(refused("a throw is being played already"));
         }
         st.held.remove(i);
         st.throw = Some(row);
@@ -836,8 +831,8 @@ impl Game {
         Ok(next)
     }
 
-    /// The player has made as many throws in this turn as the ruleset allows.
-    fn throws_capped(&self, st: &State) -> bool {
+    /// The player has made as many throws in this turn as the ruleset allows (`throws.max_per_turn`).
+    pub fn throws_capped(&self, st: &State) -> bool {
         self.max_throws_per_turn
             .is_some_and(|most| st.turn_throws >= most)
     }

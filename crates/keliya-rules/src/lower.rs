@@ -1120,7 +1120,8 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
     Some(g)
 }
 
-/// The throw table, and whether throws are stored (`resolution: stored`) rather than each played in turn.
+/// The throw table, whether throws are stored (`resolution: stored`) rather than each played in turn, and
+/// the most throws of one turn (`max_per_turn`).
 fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u16>)> {
     let e = cx.map(node, "throws")?;
     cx.check_keys(
