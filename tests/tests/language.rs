@@ -434,6 +434,32 @@ fn assert_makes_a_move_that_breaks_its_condition_an_error() {
 }
 
 #[test]
+fn a_rule_that_fails_in_the_search_stuck_runs_is_an_error_not_a_stuck_player() {
+    // The step from t1 is fine; from t2 the assert fails, and the end condition's `stuck` searches the
+    // moves from t2 after the first move. The failure is the move's error, not `stuck` being false.
+    let yaml = SHUFFLE
+        .replace(
+            "        choose to in",
+            "        assert(from != @t2)\n        choose to in",
+        )
+        .replace(
+            "caps: {repetition: 10}",
+            "ends:\n  blocked:\n    when: ply > 0 and stuck\n    winner: draw\n",
+        );
+    let path = ruleset("shuffle-stuck", &yaml);
+    let s = Scenario::new(&path);
+    let moves = s
+        .game()
+        .legal_moves(&s.state)
+        .expect("from t1 the step is fine");
+    let err = s
+        .game()
+        .apply(&s.state, &moves[0])
+        .expect_err("the search from t2 fails");
+    assert!(err.message.contains("assert"), "{err}");
+}
+
+#[test]
 fn shells_may_each_have_their_own_mouth_up_probability() {
     let yaml = RACE.replace("  shells: 2\n", "  shells: 2\n  p: [0.5, 0.8]\n");
     let path = ruleset("per-shell", &yaml);

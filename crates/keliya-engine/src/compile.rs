@@ -4,7 +4,17 @@
 //! a function, another match on which one. A compiled expression is a tree of closures made once: each
 //! knows its operator, its function or its constant operand, so evaluating it is one indirect call per
 //! node and the work itself. The meaning of each node stays in one place: the closures call the same
-//! helpers as `eval` (`binary`, `call_values`, `ambient`, ...).
+//! helpers as `eval` (`compare`, `arith`, `call_values`, `position_ambient`, ...).
+//!
+//! Each expression is compiled three ways, by what its reader needs: its value, its truth (a condition,
+//! a filter) or its number (an operand of `+` or `<`, a count added to a variable). A condition such as
+//! `count(pos, seed) == 4 and hand > 0` then runs on plain booleans and numbers, with no value built,
+//! tagged and taken apart again between its nodes. By construction a number is the value's `int()` and
+//! a truth is the value's `truthy()`.
+//!
+//! Only `stuck` can fail (it runs a search). Its closure keeps the error in a cell of the thread and
+//! answers `false`; an expression that reads `stuck` returns the error when it ends, so no other
+//! expression tests for one at every node.
 //!
 //! A call written more than once in one expression with the same arguments (`along(path, from, throw)`
 //! five times in a race game's filter) is worked out once per evaluation: its first value is kept in a
@@ -13,43 +23,53 @@
 //! other expression is evaluated in between on the thread but in a search that `stuck` starts, so an
 //! expression that reads `stuck` keeps nothing.
 
+use std::cell::{Cell, RefCell};
+use std::panic::RefUnwindSafe;
 use std::sync::Arc;
 
-use crate::eval::binary;
+use crate::eval::{arith, compare};
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::Run;
 use crate::state::State;
-use std::cell::Cell;
 
-type Eval = Result<Value, Box<EngineError>>;
-type Closure = dyn for<'a> Fn(&Run<'a>, &State) -> Eval + Send + Sync + std::panic::RefUnwindSafe;
+type Eval<T> = Result<T, Box<EngineError>>;
+type Lane<T> = dyn for<'a> Fn(&Run<'a>, &State) -> T + Send + Sync + RefUnwindSafe;
 /// A node's closure, owned by its parent's: a `Box` is called through its data pointer directly (an
 /// `Arc<dyn Fn>` would first find the data past the counts, at every call).
-type F = Box<Closure>;
+type F<T> = Box<Lane<T>>;
 
-/// An expression with its compiled form. Compared, printed and inspected as the expression it was made
+/// An expression with its compiled forms. Compared, printed and inspected as the expression it was made
 /// from ([`Compiled::source`]).
 #[derive(Clone)]
 pub struct Compiled {
     source: Box<Expr>,
     /// Shared, so that a game and its copies share their compiled expressions.
-    run: Arc<Closure>,
+    forms: Arc<Forms>,
+}
+
+struct Forms {
+    value: F<Value>,
+    test: F<bool>,
+    number: F<i64>,
+    /// Whether the expression reads `stuck`, whose search may fail.
+    fallible: bool,
 }
 
 impl Compiled {
     pub(crate) fn new(source: Expr) -> Compiled {
         let repeated = repeated_calls(&source);
-        let body = compile(&source, &repeated);
-        let run: Arc<Closure> = match repeated.len() {
-            0 => Arc::from(body),
-            n => Arc::new(move |r, st| {
-                MEMO.with(|memo| memo[..n].iter().for_each(|cell| cell.set(None)));
-                body(r, st)
-            }),
+        let lanes = Lanes {
+            repeated: &repeated,
+        };
+        let forms = Forms {
+            value: root(lanes.value(&source), repeated.len()),
+            test: root(lanes.test(&source), repeated.len()),
+            number: root(lanes.number(&source), repeated.len()),
+            fallible: reads_stuck(&source),
         };
         Compiled {
-            run,
+            forms: Arc::new(forms),
             source: Box::new(source),
         }
     }
@@ -58,8 +78,43 @@ impl Compiled {
         &self.source
     }
     #[inline]
-    pub(crate) fn eval(&self, run: &Run<'_>, st: &State) -> Eval {
-        (self.run)(run, st)
+    pub(crate) fn eval(&self, run: &Run<'_>, st: &State) -> Eval<Value> {
+        self.checked((self.forms.value)(run, st))
+    }
+    /// Whether the expression holds (its value's `truthy()`).
+    #[inline]
+    pub(crate) fn truthy(&self, run: &Run<'_>, st: &State) -> Eval<bool> {
+        self.checked((self.forms.test)(run, st))
+    }
+    /// The expression as a number (its value's `int()`).
+    #[inline]
+    pub(crate) fn int(&self, run: &Run<'_>, st: &State) -> Eval<i64> {
+        self.checked((self.forms.number)(run, st))
+    }
+    #[inline(always)]
+    fn checked<T>(&self, answer: T) -> Eval<T> {
+        match self.forms.fallible {
+            false => Ok(answer),
+            true => stuck_failed().map_or(Ok(answer), Err),
+        }
+    }
+}
+
+/// The error of a `stuck` read since the last call, if its search failed.
+#[cold]
+#[inline(never)]
+fn stuck_failed() -> Option<Box<EngineError>> {
+    STUCK_FAILED.with(|failed| failed.borrow_mut().take())
+}
+
+/// The root closure of one form: it clears the memo cells first when the expression has any.
+fn root<T: 'static>(body: F<T>, cells: usize) -> F<T> {
+    match cells {
+        0 => body,
+        n => Box::new(move |r, st| {
+            MEMO.with(|memo| memo[..n].iter().for_each(|cell| cell.set(None)));
+            body(r, st)
+        }),
     }
 }
 
@@ -105,6 +160,8 @@ thread_local! {
     /// The values of the repeated calls of the expression being evaluated on this thread.
     static MEMO: [Cell<Option<Value>>; MEMO_CELLS] =
         const { [const { Cell::new(None) }; MEMO_CELLS] };
+    /// The error of a `stuck` that failed, for the expression that read it to return.
+    static STUCK_FAILED: RefCell<Option<Box<EngineError>>> = const { RefCell::new(None) };
 }
 
 /// Calls worked out once per evaluation, by memo cell: the calls written at least twice in `e` (the
@@ -151,196 +208,353 @@ fn reads_stuck(e: &Expr) -> bool {
     e.any_node(&|e| matches!(e, Expr::Ambient(Ambient::Stuck)))
 }
 
-/// `e` compiled, reading a call of `repeated` from its memo cell once it has been worked out.
-fn compile(e: &Expr, repeated: &[Expr]) -> F {
-    let Some(cell) = repeated.iter().position(|r| r == e) else {
-        return compile_node(e, repeated);
-    };
-    let work = compile_node(e, repeated);
-    Box::new(move |r, st| match MEMO.with(|memo| memo[cell].get()) {
-        Some(v) => Ok(v),
-        None => {
-            let v = work(r, st)?;
-            MEMO.with(|memo| memo[cell].set(Some(v)));
-            Ok(v)
-        }
-    })
+/// The compiler of one expression's three forms.
+#[derive(Clone, Copy)]
+struct Lanes<'e> {
+    /// The calls worked out once per evaluation, by memo cell.
+    repeated: &'e [Expr],
 }
 
-fn compile_node(e: &Expr, repeated: &[Expr]) -> F {
-    let compile = |e: &Expr| compile(e, repeated);
+impl Lanes<'_> {
+    fn cell(&self, e: &Expr) -> Option<usize> {
+        self.repeated.iter().position(|r| r == e)
+    }
+
+    /// A call of `repeated` read from its memo cell once worked out.
+    fn memo(&self, cell: usize, e: &Expr) -> F<Value> {
+        let work = self.value_node(e);
+        Box::new(move |r, st| match MEMO.with(|memo| memo[cell].get()) {
+            Some(v) => v,
+            None => {
+                let v = work(r, st);
+                MEMO.with(|memo| memo[cell].set(Some(v)));
+                v
+            }
+        })
+    }
+
+    fn value(&self, e: &Expr) -> F<Value> {
+        match self.cell(e) {
+            Some(cell) => self.memo(cell, e),
+            None => self.value_node(e),
+        }
+    }
+
+    fn value_node(&self, e: &Expr) -> F<Value> {
+        match e {
+            Expr::Const(v) => {
+                let v = *v;
+                Box::new(move |_, _| v)
+            }
+            Expr::Local(slot) => {
+                let slot = *slot as usize;
+                Box::new(move |r, _| r.locals[slot])
+            }
+            Expr::Var { slot } => {
+                let slot = *slot as usize;
+                Box::new(move |_, st| Value::Int(st.vars[slot]))
+            }
+            Expr::VarOf { var, player } => {
+                let (var, player) = (*var, self.value(player));
+                Box::new(move |r, st| r.var_of(st, var, player(r, st)))
+            }
+            Expr::Ambient(Ambient::Stuck) => Box::new(|r, st| {
+                r.stuck(st).unwrap_or_else(|error| {
+                    STUCK_FAILED.with(|failed| *failed.borrow_mut() = Some(error));
+                    Value::Bool(false)
+                })
+            }),
+            Expr::Ambient(a) => {
+                let a = *a;
+                Box::new(move |r, st| r.position_ambient(st, a))
+            }
+            Expr::Neg(_)
+            | Expr::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem, ..) => {
+                let n = self.number(e);
+                Box::new(move |r, st| Value::Int(n(r, st)))
+            }
+            Expr::Not(_) | Expr::Bin(..) | Expr::EmptyAt(_) | Expr::HasAt(..) => {
+                let t = self.test(e);
+                Box::new(move |r, st| Value::Bool(t(r, st)))
+            }
+            Expr::Call(f, args) => self.call(*f, args),
+            Expr::CountAt(slot, piece) => {
+                let (slot, piece) = (*slot, *piece);
+                Box::new(move |r, st| r.count_at(st, slot, piece))
+            }
+            Expr::AlongAt(track, slot, n) => {
+                let (track, slot, n) = (*track, *slot, *n);
+                Box::new(move |r, _| r.along_at(track, slot, n))
+            }
+            Expr::Compiled(c) => self.value(c.source()),
+        }
+    }
+
+    /// `e`'s value converted by `to` (`int`, `truthy`): a form's closure for a node it has none of its
+    /// own for, or for a call kept in a memo cell (which keeps the value, whatever form reads it).
+    fn converted<T: 'static>(
+        &self,
+        e: &Expr,
+        to: impl Fn(Value) -> T + Send + Sync + RefUnwindSafe + 'static,
+    ) -> F<T> {
+        let v = self.value(e);
+        Box::new(move |r, st| to(v(r, st)))
+    }
+
+    /// `e` as a number: its value's `int()`.
+    fn number(&self, e: &Expr) -> F<i64> {
+        if self.cell(e).is_some() {
+            return self.converted(e, Value::int);
+        }
+        match e {
+            Expr::Const(v) => {
+                let n = v.int();
+                Box::new(move |_, _| n)
+            }
+            Expr::Local(slot) => {
+                let slot = *slot as usize;
+                Box::new(move |r, _| r.locals[slot].int())
+            }
+            Expr::Var { slot } => {
+                let slot = *slot as usize;
+                Box::new(move |_, st| st.vars[slot])
+            }
+            Expr::Neg(x) => {
+                let x = self.number(x);
+                Box::new(move |r, st| x(r, st).wrapping_neg())
+            }
+            Expr::Bin(
+                op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),
+                a,
+                b,
+            ) => self.arith(*op, a, b),
+            Expr::Not(_) | Expr::Bin(..) | Expr::EmptyAt(_) | Expr::HasAt(..) => {
+                let t = self.test(e);
+                Box::new(move |r, st| i64::from(t(r, st)))
+            }
+            Expr::CountAt(slot, piece) => {
+                let (slot, piece) = (*slot, *piece);
+                Box::new(move |r, st| r.count_at(st, slot, piece).int())
+            }
+            Expr::Compiled(c) => self.number(c.source()),
+            _ => self.converted(e, Value::int),
+        }
+    }
+
+    /// `e` as a truth: its value's `truthy()`.
+    fn test(&self, e: &Expr) -> F<bool> {
+        if self.cell(e).is_some() {
+            return self.converted(e, Value::truthy);
+        }
+        match e {
+            Expr::Const(v) => {
+                let t = v.truthy();
+                Box::new(move |_, _| t)
+            }
+            Expr::Local(slot) => {
+                let slot = *slot as usize;
+                Box::new(move |r, _| r.locals[slot].truthy())
+            }
+            Expr::Not(x) => {
+                let x = self.test(x);
+                Box::new(move |r, st| !x(r, st))
+            }
+            // `and` / `or` short-circuit: a later operand may be costly (`stuck`) or record
+            // (`seen_before`).
+            Expr::Bin(BinOp::And, a, b) => {
+                let (a, b) = (self.test(a), self.test(b));
+                Box::new(move |r, st| a(r, st) && b(r, st))
+            }
+            Expr::Bin(BinOp::Or, a, b) => {
+                let (a, b) = (self.test(a), self.test(b));
+                Box::new(move |r, st| a(r, st) || b(r, st))
+            }
+            Expr::Bin(op @ (BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt), a, b) => {
+                self.compare(*op, a, b)
+            }
+            Expr::Bin(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
+                let same = *op == BinOp::Eq;
+                self.equal(a, b, same)
+            }
+            Expr::EmptyAt(slot) => {
+                let slot = *slot;
+                Box::new(move |r, st| r.empty_at(st, slot).truthy())
+            }
+            Expr::HasAt(slot, piece) => {
+                let (slot, piece) = (*slot, *piece);
+                Box::new(move |r, st| r.has_at(st, slot, piece).truthy())
+            }
+            Expr::Compiled(c) => self.test(c.source()),
+            _ => self.converted(e, Value::truthy),
+        }
+    }
+
+    /// `a op b` for an arithmetic operator, one closure per operator (`arith` with it as a constant).
+    fn arith(&self, op: BinOp, a: &Expr, b: &Expr) -> F<i64> {
+        match op {
+            BinOp::Add => self.numbers(a, b, |i, j| arith(BinOp::Add, i, j)),
+            BinOp::Sub => self.numbers(a, b, |i, j| arith(BinOp::Sub, i, j)),
+            BinOp::Mul => self.numbers(a, b, |i, j| arith(BinOp::Mul, i, j)),
+            BinOp::Div => self.numbers(a, b, |i, j| arith(BinOp::Div, i, j)),
+            BinOp::Rem => self.numbers(a, b, |i, j| arith(BinOp::Rem, i, j)),
+            op => self.numbers(a, b, move |i, j| arith(op, i, j)),
+        }
+    }
+
+    /// `a op b` for an ordering, one closure per operator (`compare` with it as a constant).
+    fn compare(&self, op: BinOp, a: &Expr, b: &Expr) -> F<bool> {
+        match op {
+            BinOp::Le => self.numbers(a, b, |i, j| compare(BinOp::Le, i, j)),
+            BinOp::Ge => self.numbers(a, b, |i, j| compare(BinOp::Ge, i, j)),
+            BinOp::Lt => self.numbers(a, b, |i, j| compare(BinOp::Lt, i, j)),
+            BinOp::Gt => self.numbers(a, b, |i, j| compare(BinOp::Gt, i, j)),
+            op => self.numbers(a, b, move |i, j| compare(op, i, j)),
+        }
+    }
+
+    /// An operator on the numbers of `a` and `b`, `op` being that operator as a constant, which the
+    /// compiler reduces to its own code. A constant right operand (the usual `x == 4`, `n > 0`) is
+    /// captured instead of evaluated, and a local on the left is read directly.
+    fn numbers<T: 'static>(
+        &self,
+        a: &Expr,
+        b: &Expr,
+        op: impl Fn(i64, i64) -> T + Copy + Send + Sync + RefUnwindSafe + 'static,
+    ) -> F<T> {
+        match (a, b) {
+            (Expr::Local(slot), Expr::Const(c)) => {
+                let (slot, c) = (*slot as usize, c.int());
+                Box::new(move |r, _| op(r.locals[slot].int(), c))
+            }
+            (a, Expr::Const(c)) => {
+                let (a, c) = (self.number(a), c.int());
+                Box::new(move |r, st| op(a(r, st), c))
+            }
+            (a, b) => {
+                let (a, b) = (self.number(a), self.number(b));
+                Box::new(move |r, st| op(a(r, st), b(r, st)))
+            }
+        }
+    }
+
+    /// `a == b` (`same`) or `a != b`. Values are equal when their kinds and payloads are: two numbers
+    /// are compared as numbers, and a local against a constant number without building its value.
+    fn equal(&self, a: &Expr, b: &Expr, same: bool) -> F<bool> {
+        if is_number(a) && is_number(b) {
+            return self.numbers(a, b, move |i, j| (i == j) == same);
+        }
+        match (a, b) {
+            (Expr::Local(slot), Expr::Const(c)) => {
+                let (slot, c) = (*slot as usize, *c);
+                Box::new(move |r, _| (r.locals[slot] == c) == same)
+            }
+            (a, Expr::Const(c)) => {
+                let (a, c) = (self.value(a), *c);
+                Box::new(move |r, st| (a(r, st) == c) == same)
+            }
+            (a, b) => {
+                let (a, b) = (self.value(a), self.value(b));
+                Box::new(move |r, st| (a(r, st) == b(r, st)) == same)
+            }
+        }
+    }
+
+    /// A call evaluates its arguments (one closure each, no loop) and applies the function to their
+    /// values. Each function gets closures of its own, calling `call_values` with that function as a
+    /// constant, which the compiler reduces to the function's own code (no dispatch at run time).
+    fn call(&self, f: Func, args: &[Expr]) -> F<Value> {
+        macro_rules! per_func {
+            ($($name:ident),* $(,)?) => {
+                match f {
+                    $(Func::$name => self.call_with(
+                        |r: &Run<'_>, st: &State, v: [Value; 3]| r.call_values(st, Func::$name, v),
+                        args,
+                    ),)*
+                }
+            };
+        }
+        per_func!(
+            Count,
+            Empty,
+            Has,
+            Hand,
+            NextPlayer,
+            Min,
+            Max,
+            Abs,
+            PieceOwner,
+            Total,
+            MostOnAPoint,
+            Along,
+            IndexOn,
+            SiteOwner,
+            Route,
+            Tagged,
+            SeenBefore,
+            Length,
+            Repetitions,
+        )
+    }
+
+    fn call_with<C>(&self, call: C, args: &[Expr]) -> F<Value>
+    where
+        C: Fn(&Run<'_>, &State, [Value; 3]) -> Value + Copy + Send + Sync + RefUnwindSafe + 'static,
+    {
+        let none = Value::None;
+        // A call on constants (`count(@HA, a_pawn)` once a ruleset is folded) keeps its arguments'
+        // values, without a closure each.
+        if args.len() <= 3 && args.iter().all(|a| matches!(a, Expr::Const(_))) {
+            let mut values = [none; 3];
+            for (v, a) in values.iter_mut().zip(args) {
+                if let Expr::Const(c) = a {
+                    *v = *c;
+                }
+            }
+            return Box::new(move |r, st| call(r, st, values));
+        }
+        match args {
+            [] => Box::new(move |r, st| call(r, st, [none; 3])),
+            [a] => {
+                let a = self.value(a);
+                Box::new(move |r, st| call(r, st, [a(r, st), none, none]))
+            }
+            [a, b] => {
+                let (a, b) = (self.value(a), self.value(b));
+                Box::new(move |r, st| call(r, st, [a(r, st), b(r, st), none]))
+            }
+            [a, b, c, ..] => {
+                let (a, b, c) = (self.value(a), self.value(b), self.value(c));
+                Box::new(move |r, st| call(r, st, [a(r, st), b(r, st), c(r, st)]))
+            }
+        }
+    }
+}
+
+/// Whether `e`'s value is always a number (`Value::Int`), so that two of them are equal exactly when
+/// their numbers are.
+fn is_number(e: &Expr) -> bool {
     match e {
-        Expr::Const(v) => {
-            let v = *v;
-            Box::new(move |_, _| Ok(v))
-        }
-        Expr::Local(slot) => {
-            let slot = *slot as usize;
-            Box::new(move |r, _| Ok(r.locals[slot]))
-        }
-        Expr::Var { slot } => {
-            let slot = *slot as usize;
-            Box::new(move |_, st| Ok(Value::Int(st.vars[slot])))
-        }
-        Expr::VarOf { var, player } => {
-            let (var, player) = (*var, compile(player));
-            Box::new(move |r, st| Ok(r.var_of(st, var, player(r, st)?)))
-        }
-        Expr::Ambient(a) => {
-            let a = *a;
-            Box::new(move |r, st| r.ambient(st, a))
-        }
-        Expr::Not(x) => {
-            let x = compile(x);
-            Box::new(move |r, st| Ok(Value::Bool(!x(r, st)?.truthy())))
-        }
-        Expr::Neg(x) => {
-            let x = compile(x);
-            Box::new(move |r, st| Ok(Value::Int(x(r, st)?.int().wrapping_neg())))
-        }
-        Expr::Bin(op, a, b) => compile_binary(*op, a, b, repeated),
-        Expr::Call(f, args) => compile_call(*f, args, repeated),
-        Expr::EmptyAt(slot) => {
-            let slot = *slot;
-            Box::new(move |r, st| Ok(r.empty_at(st, slot)))
-        }
-        Expr::HasAt(slot, piece) => {
-            let (slot, piece) = (*slot, *piece);
-            Box::new(move |r, st| Ok(r.has_at(st, slot, piece)))
-        }
-        Expr::CountAt(slot, piece) => {
-            let (slot, piece) = (*slot, *piece);
-            Box::new(move |r, st| Ok(r.count_at(st, slot, piece)))
-        }
-        Expr::AlongAt(track, slot, n) => {
-            let (track, slot, n) = (*track, *slot, *n);
-            Box::new(move |r, _| Ok(r.along_at(track, slot, n)))
-        }
-        Expr::Compiled(c) => compile(c.source()),
-    }
-}
-
-/// One closure per operator, and per shape of operands: a constant right operand (the usual `x == 4`,
-/// `n > 0`) is captured instead of evaluated, and a local on the left is read directly.
-fn compile_binary(op: BinOp, a: &Expr, b: &Expr, repeated: &[Expr]) -> F {
-    let compile = |e: &Expr| compile(e, repeated);
-    macro_rules! per_op {
-        ($($name:ident),* $(,)?) => {
-            match op {
-                // `and` / `or` short-circuit: a later operand may be costly (`stuck`) or record
-                // (`seen_before`).
-                BinOp::And => {
-                    let (a, b) = (compile(a), compile(b));
-                    Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() && b(r, st)?.truthy())))
-                }
-                BinOp::Or => {
-                    let (a, b) = (compile(a), compile(b));
-                    Box::new(move |r, st| Ok(Value::Bool(a(r, st)?.truthy() || b(r, st)?.truthy())))
-                }
-                $(BinOp::$name => binary_with(|x, y| binary(BinOp::$name, x, y), a, b, repeated),)*
-            }
-        };
-    }
-    per_op!(Eq, Ne, Le, Ge, Lt, Gt, Add, Sub, Mul, Div, Rem)
-}
-
-/// The closures of one operator, `op` being `binary` with that operator as a constant, which the compiler
-/// reduces to the operator's own code (no dispatch on the operator at run time).
-fn binary_with<O>(op: O, a: &Expr, b: &Expr, repeated: &[Expr]) -> F
-where
-    O: Fn(Value, Value) -> Value + Copy + Send + Sync + std::panic::RefUnwindSafe + 'static,
-{
-    let compile = |e: &Expr| compile(e, repeated);
-    match (a, b) {
-        (Expr::Local(slot), Expr::Const(c)) => {
-            let (slot, c) = (*slot as usize, *c);
-            Box::new(move |r, _| Ok(op(r.locals[slot], c)))
-        }
-        (a, Expr::Const(c)) => {
-            let (a, c) = (compile(a), *c);
-            Box::new(move |r, st| Ok(op(a(r, st)?, c)))
-        }
-        (a, b) => {
-            let (a, b) = (compile(a), compile(b));
-            Box::new(move |r, st| Ok(op(a(r, st)?, b(r, st)?)))
-        }
-    }
-}
-
-/// A call evaluates its arguments (one closure each, no loop) and applies the function to their values.
-/// Each function gets closures of its own, calling `call_values` with that function as a constant, which
-/// the compiler reduces to the function's own code (no dispatch on the function at run time).
-fn compile_call(f: Func, args: &[Expr], repeated: &[Expr]) -> F {
-    macro_rules! per_func {
-        ($($name:ident),* $(,)?) => {
-            match f {
-                $(Func::$name => call_with(
-                    |r: &Run<'_>, st: &State, v: [Value; 3]| r.call_values(st, Func::$name, v),
-                    args,
-                    repeated,
-                ),)*
-            }
-        };
-    }
-    per_func!(
-        Count,
-        Empty,
-        Has,
-        Hand,
-        NextPlayer,
-        Min,
-        Max,
-        Abs,
-        PieceOwner,
-        Total,
-        MostOnAPoint,
-        Along,
-        IndexOn,
-        SiteOwner,
-        Route,
-        Tagged,
-        SeenBefore,
-        Length,
-        Repetitions,
-    )
-}
-
-fn call_with<C>(call: C, args: &[Expr], repeated: &[Expr]) -> F
-where
-    C: Fn(&Run<'_>, &State, [Value; 3]) -> Value
-        + Copy
-        + Send
-        + Sync
-        + std::panic::RefUnwindSafe
-        + 'static,
-{
-    let compile = |e: &Expr| compile(e, repeated);
-    let none = Value::None;
-    // A call on constants (`count(@HA, a_pawn)` once a ruleset is folded) keeps its arguments' values,
-    // without a closure each.
-    if args.len() <= 3 && args.iter().all(|a| matches!(a, Expr::Const(_))) {
-        let mut values = [none; 3];
-        for (v, a) in values.iter_mut().zip(args) {
-            if let Expr::Const(c) = a {
-                *v = *c;
-            }
-        }
-        return Box::new(move |r, st| Ok(call(r, st, values)));
-    }
-    match args {
-        [] => Box::new(move |r, st| Ok(call(r, st, [none; 3]))),
-        [a] => {
-            let a = compile(a);
-            Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, none, none])))
-        }
-        [a, b] => {
-            let (a, b) = (compile(a), compile(b));
-            Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, b(r, st)?, none])))
-        }
-        [a, b, c, ..] => {
-            let (a, b, c) = (compile(a), compile(b), compile(c));
-            Box::new(move |r, st| Ok(call(r, st, [a(r, st)?, b(r, st)?, c(r, st)?])))
-        }
+        Expr::Const(v) => matches!(v, Value::Int(_)),
+        Expr::Var { .. } | Expr::Neg(_) | Expr::CountAt(..) => true,
+        Expr::Bin(op, ..) => matches!(
+            op,
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
+        ),
+        Expr::Ambient(a) => matches!(a, Ambient::Throw | Ambient::Ply | Ambient::Turn),
+        Expr::Call(f, _) => matches!(
+            f,
+            Func::Count
+                | Func::Total
+                | Func::Min
+                | Func::Max
+                | Func::Abs
+                | Func::IndexOn
+                | Func::Length
+                | Func::Repetitions
+                | Func::MostOnAPoint
+        ),
+        Expr::Compiled(c) => is_number(c.source()),
+        _ => false,
     }
 }
 

@@ -31,6 +31,25 @@ impl Run<'_> {
         }
     }
 
+    /// Whether `e` holds: its value's `truthy()`, without building the value of a compiled expression.
+    #[inline]
+    pub(crate) fn truthy(&self, st: &State, e: &Expr) -> Result<bool, Box<EngineError>> {
+        match e {
+            Expr::Compiled(c) => c.truthy(self, st),
+            _ => Ok(self.eval(st, e)?.truthy()),
+        }
+    }
+
+    /// `e` as a number: its value's `int()`, without building the value of a compiled expression.
+    #[inline]
+    pub(crate) fn int(&self, st: &State, e: &Expr) -> Result<i64, Box<EngineError>> {
+        match e {
+            Expr::Compiled(c) => c.int(self, st),
+            Expr::Var { slot } => Ok(st.vars[*slot as usize]),
+            _ => Ok(self.eval(st, e)?.int()),
+        }
+    }
+
     #[inline(never)]
     fn eval_node(&self, st: &State, e: &Expr) -> Eval {
         Ok(match e {
@@ -102,18 +121,34 @@ impl Run<'_> {
         }
     }
     pub(crate) fn ambient(&self, st: &State, a: Ambient) -> Eval {
+        match a {
+            Ambient::Stuck => self.stuck(st),
+            a => Ok(self.position_ambient(st, a)),
+        }
+    }
+    /// `stuck`: whether the player to move has no ordinary move, found by a search, which may fail.
+    pub(crate) fn stuck(&self, st: &State) -> Eval {
         let g = self.game;
-        Ok(match a {
+        Ok(Value::Bool(if st.chance_due {
+            false
+        } else if self.settling {
+            !g.has_ordinary_move_settling(st)?
+        } else {
+            !g.has_ordinary_move(st)?
+        }))
+    }
+    /// The ambient values read from the position alone: all but `stuck` (answered by [`Run::stuck`]).
+    #[inline(always)]
+    pub(crate) fn position_ambient(&self, st: &State, a: Ambient) -> Value {
+        match a {
             Ambient::Mover => Value::Player(st.to_move),
             Ambient::Throw => st
                 .throw
-                .map_or(Value::Int(0), |t| Value::Int(g.throw_row(t).value)),
-            Ambient::Stuck if st.chance_due => Value::Bool(false),
-            Ambient::Stuck if self.settling => Value::Bool(!g.has_ordinary_move_settling(st)?),
-            Ambient::Stuck => Value::Bool(!g.has_ordinary_move(st)?),
+                .map_or(Value::Int(0), |t| Value::Int(self.game.throw_row(t).value)),
             Ambient::Ply => Value::Int(st.ply as i64),
             Ambient::Turn => Value::Int(st.turn as i64),
-        })
+            Ambient::Stuck => Value::None,
+        }
     }
 
     /// A function on its argument values. Inlined, so that a compiled call of one function keeps only
@@ -236,22 +271,41 @@ pub(crate) fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
 
 #[inline]
 pub(crate) fn binary(op: BinOp, x: Value, y: Value) -> Value {
-    let (i, j) = (x.int(), y.int());
     match op {
         BinOp::Eq => Value::Bool(x == y),
         BinOp::Ne => Value::Bool(x != y),
-        BinOp::Le => Value::Bool(i <= j),
-        BinOp::Ge => Value::Bool(i >= j),
-        BinOp::Lt => Value::Bool(i < j),
-        BinOp::Gt => Value::Bool(i > j),
-        BinOp::Add => Value::Int(i.saturating_add(j)),
-        BinOp::Sub => Value::Int(i.saturating_sub(j)),
-        BinOp::Mul => Value::Int(i.saturating_mul(j)),
-        // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
-        BinOp::Div => Value::Int(i.checked_div(j).unwrap_or(0)),
-        BinOp::Rem => Value::Int(i.checked_rem(j).unwrap_or(0)),
+        BinOp::Le | BinOp::Ge | BinOp::Lt | BinOp::Gt => Value::Bool(compare(op, x.int(), y.int())),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+            Value::Int(arith(op, x.int(), y.int()))
+        }
         BinOp::And => Value::Bool(x.truthy() && y.truthy()),
         BinOp::Or => Value::Bool(x.truthy() || y.truthy()),
+    }
+}
+
+/// An ordering of two numbers (`<=`, `>=`, `<`, `>`; false for any other operator).
+#[inline(always)]
+pub(crate) fn compare(op: BinOp, i: i64, j: i64) -> bool {
+    match op {
+        BinOp::Le => i <= j,
+        BinOp::Ge => i >= j,
+        BinOp::Lt => i < j,
+        BinOp::Gt => i > j,
+        _ => false,
+    }
+}
+
+/// Arithmetic on two numbers (`+ - * / %`, saturating; 0 for any other operator).
+#[inline(always)]
+pub(crate) fn arith(op: BinOp, i: i64, j: i64) -> i64 {
+    match op {
+        BinOp::Add => i.saturating_add(j),
+        BinOp::Sub => i.saturating_sub(j),
+        BinOp::Mul => i.saturating_mul(j),
+        // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
+        BinOp::Div => i.checked_div(j).unwrap_or(0),
+        BinOp::Rem => i.checked_rem(j).unwrap_or(0),
+        _ => 0,
     }
 }
 

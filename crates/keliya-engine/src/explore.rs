@@ -252,7 +252,7 @@ impl<'g, 's> Explorer<'g, 's> {
                     then: yes,
                     otherwise,
                 } => {
-                    let branch = if run.eval(st, cond)?.truthy() {
+                    let branch = if run.truthy(st, cond)? {
                         yes
                     } else {
                         otherwise
@@ -386,7 +386,7 @@ impl<'g, 's> Explorer<'g, 's> {
         at: usize,
         then: &Next<'g, '_>,
     ) -> Found {
-        while run.result.is_none() && run.eval(st, cond)?.truthy() {
+        while run.result.is_none() && run.truthy(st, cond)? {
             run.tick(at)?;
             let next = Next::While {
                 cond,
@@ -470,7 +470,7 @@ impl<'g, 's> Explorer<'g, 's> {
                     then,
                     otherwise,
                 } => {
-                    let branch = if run.eval(st, cond)?.truthy() {
+                    let branch = if run.truthy(st, cond)? {
                         then
                     } else {
                         otherwise
@@ -478,7 +478,7 @@ impl<'g, 's> Explorer<'g, 's> {
                     self.straight(run, st, branch)?;
                 }
                 Stmt::While { cond, body, at } => {
-                    while run.result.is_none() && run.eval(st, cond)?.truthy() {
+                    while run.result.is_none() && run.truthy(st, cond)? {
                         run.tick(*at)?;
                         self.straight(run, st, body)?;
                     }

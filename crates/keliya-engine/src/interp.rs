@@ -729,7 +729,7 @@ impl Game {
             if let Some(when) = &rule.when {
                 condition.rule = i as u16;
                 condition.seen.get_mut().clear();
-                if !condition.eval(st, when)?.truthy() {
+                if !condition.truthy(st, when)? {
                     continue;
                 }
             }
@@ -775,7 +775,7 @@ impl Game {
             return Err(illegal("this rule is not for the player to move".into()));
         }
         if let Some(when) = &rule.when
-            && !Run::condition(self, mv.rule).eval(st, when)?.truthy()
+            && !Run::condition(self, mv.rule).truthy(st, when)?
         {
             return Err(illegal("the rule's condition does not hold".into()));
         }
@@ -861,7 +861,7 @@ impl Game {
         let run = Run::new(self, PASS_RULE);
         let mut broken = Vec::new();
         for (name, e) in &self.invariants {
-            if !run.eval(st, e)?.truthy() {
+            if !run.truthy(st, e)? {
                 broken.push(name.clone());
             }
         }
@@ -884,7 +884,7 @@ impl Game {
         run.settling = true;
         for (i, end) in self.ends.iter().enumerate() {
             run.seen.get_mut().clear();
-            if run.eval(st, &end.when)?.truthy() {
+            if run.truthy(st, &end.when)? {
                 let winner = match &end.winner {
                     None => None,
                     Some(w) => match run.eval(st, w)? {

@@ -260,9 +260,13 @@ impl<'a> Run<'a> {
     pub(crate) fn simple(&mut self, st: &mut Scratch, s: &Stmt) -> Result<(), Box<EngineError>> {
         match s {
             Stmt::SetLocal { slot, op, value } => {
-                let v = self.eval(st, value)?;
-                let cur = self.locals[*slot as usize];
-                self.locals[*slot as usize] = combine(*op, cur, v);
+                let slot = *slot as usize;
+                self.locals[slot] = match op {
+                    AssignOp::Set => self.eval(st, value)?,
+                    AssignOp::Add | AssignOp::Sub => {
+                        Value::Int(combine(*op, self.locals[slot].int(), self.int(st, value)?))
+                    }
+                };
                 Ok(())
             }
             Stmt::SetVar {
@@ -284,8 +288,7 @@ impl<'a> Run<'a> {
                     None => None,
                 };
                 let slot = self.game.var_slot(*var as usize, p);
-                let v = self.eval(st, value)?;
-                let new = combine(*op, Value::Int(st.vars[slot]), v).int();
+                let new = combine(*op, st.vars[slot], self.int(st, value)?);
                 if new != st.vars[slot] {
                     st.set_var(slot, new);
                 }
@@ -359,7 +362,7 @@ impl<'a> Run<'a> {
                 _ => false,
             },
             Domain::Range(a, b) => {
-                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
+                let (a, b) = (self.int(st, a)?, self.int(st, b)?);
                 matches!(values[0], Value::Int(v) if a <= v && v <= b.min(a.saturating_add(10_000)))
             }
             Domain::Track(t) => match (self.eval(st, t)?, values[0]) {
@@ -378,7 +381,7 @@ impl<'a> Run<'a> {
         }
         self.bind(slots, values);
         match filter {
-            Some(f) => Ok(self.eval(st, f)?.truthy()),
+            Some(f) => self.truthy(st, f),
             None => Ok(true),
         }
     }
@@ -436,7 +439,7 @@ impl<'a> Run<'a> {
                 }
             }
             Domain::Range(a, b) => {
-                let (a, b) = (self.eval(st, a)?.int(), self.eval(st, b)?.int());
+                let (a, b) = (self.int(st, a)?, self.int(st, b)?);
                 // Bounded so a careless range cannot exhaust memory.
                 let b = b.min(a.saturating_add(10_000));
                 items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
@@ -485,7 +488,7 @@ impl<'a> Run<'a> {
                 for k in start..items.len() {
                     let values = items[k];
                     self.bind(slots, values);
-                    if self.eval(st, f)?.truthy() {
+                    if self.truthy(st, f)? {
                         items[kept] = values;
                         kept += 1;
                     }
@@ -758,10 +761,11 @@ pub(crate) fn list_sites(
     }
 }
 
-fn combine(op: AssignOp, cur: Value, v: Value) -> Value {
+/// A number assigned (`=`), added (`+=`) or taken away (`-=`), saturating.
+fn combine(op: AssignOp, cur: i64, v: i64) -> i64 {
     match op {
         AssignOp::Set => v,
-        AssignOp::Add => Value::Int(cur.int().saturating_add(v.int())),
-        AssignOp::Sub => Value::Int(cur.int().saturating_sub(v.int())),
+        AssignOp::Add => cur.saturating_add(v),
+        AssignOp::Sub => cur.saturating_sub(v),
     }
 }

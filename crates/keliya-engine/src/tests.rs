@@ -246,3 +246,97 @@ fn sites_are_listed_in_order_on_boards_of_any_size() {
         assert_eq!(listed, expected, "{n} sites");
     }
 }
+
+/// The three compiled forms of an expression agree with the tree-walking evaluator: the value is the
+/// same, the number is its `int()` and the truth its `truthy()`, for every operator and function shape
+/// the compiler treats apart, on operands of every kind (a number compared with a site, a truth added to
+/// a number, ...).
+#[test]
+fn compiled_forms_agree_with_the_evaluator() {
+    let game = three_in_a_row();
+    let st = game.initial_state();
+    let mut run = crate::run::Run::new(&game, 0);
+    run.locals[0] = Value::Site(0);
+    run.locals[1] = Value::Int(3);
+    let leaves = [
+        Expr::Const(Value::Int(0)),
+        Expr::Const(Value::Int(3)),
+        Expr::Const(Value::Int(-7)),
+        Expr::Const(Value::Bool(true)),
+        Expr::Const(Value::Site(0)),
+        Expr::Const(Value::None),
+        Expr::Local(0),
+        Expr::Local(1),
+        Expr::Call(
+            Func::Count,
+            vec![Expr::Local(0), Expr::Const(Value::Piece(0))],
+        ),
+        Expr::Call(Func::Empty, vec![Expr::Local(0)]),
+        Expr::CountAt(0, 0),
+        Expr::EmptyAt(0),
+        Expr::Ambient(Ambient::Ply),
+        Expr::Ambient(Ambient::Mover),
+    ];
+    let ops = [
+        BinOp::Eq,
+        BinOp::Ne,
+        BinOp::Le,
+        BinOp::Ge,
+        BinOp::Lt,
+        BinOp::Gt,
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+    ];
+    let mut exprs: Vec<Expr> = leaves.to_vec();
+    for a in &leaves {
+        exprs.push(Expr::Not(Box::new(a.clone())));
+        exprs.push(Expr::Neg(Box::new(a.clone())));
+        exprs.push(Expr::Call(Func::Abs, vec![a.clone()]));
+        for b in &leaves {
+            for op in ops {
+                let inner = Expr::Bin(op, Box::new(a.clone()), Box::new(b.clone()));
+                // Nested once more, so that every form reads every other form's closures.
+                exprs.push(Expr::Bin(
+                    BinOp::Eq,
+                    Box::new(inner.clone()),
+                    Box::new(b.clone()),
+                ));
+                exprs.push(Expr::Bin(
+                    BinOp::Add,
+                    Box::new(inner.clone()),
+                    Box::new(a.clone()),
+                ));
+                exprs.push(Expr::Bin(
+                    BinOp::Or,
+                    Box::new(inner.clone()),
+                    Box::new(a.clone()),
+                ));
+                exprs.push(inner);
+            }
+        }
+    }
+    for e in exprs {
+        let expected = run.eval(&st, &e).unwrap();
+        let compiled = Expr::Compiled(crate::compile::Compiled::new(e.clone()));
+        assert_eq!(
+            run.eval(&st, &compiled).unwrap(),
+            expected,
+            "value of {e:?}"
+        );
+        assert_eq!(
+            run.int(&st, &compiled).unwrap(),
+            expected.int(),
+            "number of {e:?}"
+        );
+        assert_eq!(
+            run.truthy(&st, &compiled).unwrap(),
+            expected.truthy(),
+            "truth of {e:?}"
+        );
+    }
+}
