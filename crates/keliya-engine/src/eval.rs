@@ -9,8 +9,6 @@
 //!
 //! Preparing a compiled ruleset (`Game::fold_constants`) is in fold.rs.
 
-use keliya_board::SiteId;
-
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::Run;
@@ -171,11 +169,7 @@ impl Run<'_> {
                 _ => Value::Bool(false),
             },
             Func::Total => match v[0] {
-                Value::Piece(p) => Value::Int(
-                    (0..g.board.len())
-                        .map(|s| st.count(g, s as SiteId, p) as i64)
-                        .sum(),
-                ),
+                Value::Piece(p) => Value::Int(st.total(g, p)),
                 _ => Value::Int(0),
             },
             Func::Repetitions => {
