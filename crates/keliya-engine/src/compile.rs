@@ -34,10 +34,10 @@ use crate::run::Run;
 use crate::state::State;
 
 type Eval<T> = Result<T, Box<EngineError>>;
-type Lane<T> = dyn for<'a> Fn(&Run<'a>, &State) -> T + Send + Sync + RefUnwindSafe;
+type Form<T> = dyn for<'a> Fn(&Run<'a>, &State) -> T + Send + Sync + RefUnwindSafe;
 /// A node's closure, owned by its parent's: a `Box` is called through its data pointer directly (an
 /// `Arc<dyn Fn>` would first find the data past the counts, at every call).
-type F<T> = Box<Lane<T>>;
+type F<T> = Box<Form<T>>;
 
 /// An expression with its compiled forms. Compared, printed and inspected as the expression it was made
 /// from ([`Compiled::source`]).
@@ -59,13 +59,13 @@ struct Forms {
 impl Compiled {
     pub(crate) fn new(source: Expr) -> Compiled {
         let repeated = repeated_calls(&source);
-        let lanes = Lanes {
+        let compiler = Compiler {
             repeated: &repeated,
         };
         let forms = Forms {
-            value: root(lanes.value(&source), repeated.len()),
-            test: root(lanes.test(&source), repeated.len()),
-            number: root(lanes.number(&source), repeated.len()),
+            value: root(compiler.value(&source), repeated.len()),
+            test: root(compiler.test(&source), repeated.len()),
+            number: root(compiler.number(&source), repeated.len()),
             fallible: reads_stuck(&source),
         };
         Compiled {
@@ -210,12 +210,12 @@ fn reads_stuck(e: &Expr) -> bool {
 
 /// The compiler of one expression's three forms.
 #[derive(Clone, Copy)]
-struct Lanes<'e> {
+struct Compiler<'e> {
     /// The calls worked out once per evaluation, by memo cell.
     repeated: &'e [Expr],
 }
 
-impl Lanes<'_> {
+impl Compiler<'_> {
     fn cell(&self, e: &Expr) -> Option<usize> {
         self.repeated.iter().position(|r| r == e)
     }
