@@ -18,6 +18,10 @@ pub struct BenchArgs {
     /// Threads playing at once; playouts per second are summed over them.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Rounds the measured seconds are split into; the median round is reported, with the slowest and
+    /// the fastest.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
     /// One JSON object per ruleset, one per line.
     #[arg(long)]
     json: bool,
@@ -50,6 +54,52 @@ fn run_for(
     })
 }
 
+/// One round: `threads` threads playing at once for `seconds`, their playouts and plies summed. Each
+/// thread of each round plays its own seeds.
+fn run_round(
+    game: &keliya_engine::Game,
+    seconds: f64,
+    threads: usize,
+    round: usize,
+) -> Result<Measured, CliError> {
+    let results: Vec<Result<Measured, CliError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let first_seed = (round * threads + t) as u64;
+                scope.spawn(move || run_for(game, seconds, first_seed))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(CliError::Message("a bench thread failed".into())))
+            })
+            .collect()
+    });
+    let mut total = Measured {
+        playouts: 0,
+        plies: 0,
+        secs: 0.0,
+    };
+    for r in results {
+        let m = r?;
+        total.playouts += m.playouts;
+        total.plies += m.plies;
+        total.secs = total.secs.max(m.secs);
+    }
+    Ok(total)
+}
+
+/// The middle of sorted figures (the mean of the two middle ones for an even count).
+fn median(sorted: &[f64]) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => sorted[n / 2],
+        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0,
+    }
+}
+
 /// Peak resident memory of this process in KiB, where the system tells it.
 fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -66,32 +116,32 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError::Message("--threads takes 1 to 256".into()));
     }
+    if args.rounds == 0 || args.rounds > 1000 {
+        return Err(CliError::Message("--rounds takes 1 to 1000".into()));
+    }
     for name in &args.rulesets {
         let c = load_game(name)?;
         let game = c.game();
         let warm = (args.seconds / 5.0).max(1.0).min(args.seconds);
         run_for(game, warm, u64::MAX)?;
-        let results: Vec<Result<Measured, CliError>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..args.threads)
-                .map(|t| scope.spawn(move || run_for(game, args.seconds, t as u64)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(CliError::Message("a bench thread failed".into())))
-                })
-                .collect()
-        });
-        let (mut playouts, mut plies, mut secs) = (0u64, 0u64, 0f64);
-        for r in results {
-            let m = r?;
-            playouts += m.playouts;
-            plies += m.plies;
-            secs = secs.max(m.secs);
+        let round_secs = args.seconds / args.rounds as f64;
+        let mut rounds = Vec::with_capacity(args.rounds);
+        for round in 0..args.rounds {
+            rounds.push(run_round(game, round_secs, args.threads, round)?);
         }
-        let per_sec = playouts as f64 / secs;
-        let moves_per_sec = plies as f64 / secs;
+        let playouts: u64 = rounds.iter().map(|r| r.playouts).sum();
+        let plies: u64 = rounds.iter().map(|r| r.plies).sum();
+        let secs: f64 = rounds.iter().map(|r| r.secs).sum();
+        let rates = |per: fn(&Measured) -> u64| -> Vec<f64> {
+            let mut v: Vec<f64> = rounds.iter().map(|r| per(r) as f64 / r.secs).collect();
+            v.sort_by(f64::total_cmp);
+            v
+        };
+        let in_order: Vec<f64> = rounds.iter().map(|r| r.playouts as f64 / r.secs).collect();
+        let per_round = rates(|r| r.playouts);
+        let per_sec = median(&per_round);
+        let moves_per_sec = median(&rates(|r| r.plies));
+        let (slowest, fastest) = (per_round[0], per_round[per_round.len() - 1]);
         let mean_plies = plies as f64 / playouts.max(1) as f64;
         let memory = peak_memory_kib();
         if args.json {
@@ -100,25 +150,49 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                 json!({
                     "ruleset": c.info.name,
                     "playouts_per_sec": per_sec,
+                    "playouts_per_sec_min": slowest,
+                    "playouts_per_sec_max": fastest,
+                    "playouts_per_sec_by_round": in_order,
                     "moves_per_sec": moves_per_sec,
                     "mean_plies": mean_plies,
                     "playouts": playouts,
                     "seconds": secs,
+                    "rounds": args.rounds,
                     "threads": args.threads,
                     "peak_memory_kib": memory,
                 })
             );
         } else {
+            let spread = if args.rounds > 1 {
+                format!(
+                    "  median of {} rounds ({slowest:.0}-{fastest:.0})",
+                    args.rounds
+                )
+            } else {
+                String::new()
+            };
             outln!(
-                "{:<34} {:>10.0} playouts/s  {:>11.0} moves/s  {:>6.1} plies/game  {} thread(s)  peak {}",
+                "{:<34} {:>10.0} playouts/s  {:>11.0} moves/s  {:>6.1} plies/game  {} thread(s)  peak {}{}",
                 c.info.name,
                 per_sec,
                 moves_per_sec,
                 mean_plies,
                 args.threads,
-                memory.map_or("?".to_string(), |m| format!("{:.1} MiB", m as f64 / 1024.0))
+                memory.map_or("?".to_string(), |m| format!("{:.1} MiB", m as f64 / 1024.0)),
+                spread
             );
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_median_is_the_middle_figure_or_the_mean_of_the_two_middle_ones() {
+        assert_eq!(super::median(&[1.0, 2.0, 9.0]), 2.0);
+        assert_eq!(super::median(&[1.0, 2.0, 3.0, 10.0]), 2.5);
+        assert_eq!(super::median(&[4.0]), 4.0);
+        assert_eq!(super::median(&[]), 0.0);
+    }
 }

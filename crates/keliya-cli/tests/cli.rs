@@ -345,3 +345,42 @@ fn simulate_check_reports_a_broken_invariant_with_game_and_step() {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
+
+#[test]
+fn bench_reports_the_median_round_between_the_slowest_and_the_fastest() {
+    let o = keliya(&[
+        "bench",
+        "hat-diviyan-keliya",
+        "--seconds",
+        "0.3",
+        "--rounds",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    let figure = |key: &str| v[key].as_f64().unwrap_or_else(|| panic!("{key} in {v}"));
+    assert_eq!(v["rounds"], 3);
+    assert!(figure("playouts") > 0.0);
+    assert!(figure("playouts_per_sec_min") > 0.0);
+    assert!(figure("playouts_per_sec_min") <= figure("playouts_per_sec"));
+    assert!(figure("playouts_per_sec") <= figure("playouts_per_sec_max"));
+    let mut by_round: Vec<f64> = v["playouts_per_sec_by_round"]
+        .as_array()
+        .expect("a figure per round")
+        .iter()
+        .map(|x| x.as_f64().expect("a number"))
+        .collect();
+    by_round.sort_by(f64::total_cmp);
+    assert_eq!(by_round.len(), 3);
+    assert_eq!(by_round[1], figure("playouts_per_sec"), "the median round");
+    assert_eq!(by_round[0], figure("playouts_per_sec_min"));
+    assert_eq!(by_round[2], figure("playouts_per_sec_max"));
+    // The rounds together take the measured time; Hat's random games last tens of plies.
+    assert!((figure("seconds") - 0.3).abs() < 0.2, "{v}");
+    assert!((20.0..60.0).contains(&figure("mean_plies")), "{v}");
+
+    let refused = keliya(&["bench", "hat-diviyan-keliya", "--rounds", "0"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--rounds takes 1 to 1000"));
+}
