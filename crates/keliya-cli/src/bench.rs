@@ -132,15 +132,16 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         let playouts: u64 = rounds.iter().map(|r| r.playouts).sum();
         let plies: u64 = rounds.iter().map(|r| r.plies).sum();
         let secs: f64 = rounds.iter().map(|r| r.secs).sum();
-        let rates = |per: fn(&Measured) -> u64| -> Vec<f64> {
-            let mut v: Vec<f64> = rounds.iter().map(|r| per(r) as f64 / r.secs).collect();
+        let in_order: Vec<f64> = rounds.iter().map(|r| r.playouts as f64 / r.secs).collect();
+        let sorted = |mut v: Vec<f64>| {
             v.sort_by(f64::total_cmp);
             v
         };
-        let in_order: Vec<f64> = rounds.iter().map(|r| r.playouts as f64 / r.secs).collect();
-        let per_round = rates(|r| r.playouts);
+        let per_round = sorted(in_order.clone());
         let per_sec = median(&per_round);
-        let moves_per_sec = median(&rates(|r| r.plies));
+        let moves_per_sec = median(&sorted(
+            rounds.iter().map(|r| r.plies as f64 / r.secs).collect(),
+        ));
         let (slowest, fastest) = (per_round[0], per_round[per_round.len() - 1]);
         let mean_plies = plies as f64 / playouts.max(1) as f64;
         let memory = peak_memory_kib();
