@@ -500,8 +500,7 @@ impl Game {
         if st.throw.is_some() {
             return Err(refused("a throw is being played already"));
         }
-        st.held.remove(i);
-        st.throw = Some(row);
+        st.throw = st.held.remove(i);
         st.ply += 1;
         Ok(st)
     }
@@ -1047,7 +1046,6 @@ fn take_held(st: &mut State) {
     if let Some(&first) = st.held.first()
         && st.held.iter().all(|&r| r == first)
     {
-        st.held.remove(0);
-        st.throw = Some(first);
+        st.throw = st.held.remove(0);
     }
 }

@@ -77,14 +77,14 @@ impl Held {
     pub fn push(&mut self, row: u8) {
         self.0.get_or_insert_with(Default::default).push(row);
     }
-    /// Takes out the throw at `index`.
-    pub fn remove(&mut self, index: usize) -> u8 {
-        let list = self.0.as_mut().expect("a throw is held at the index");
+    /// Takes out the throw at `index`; `None` when there is none there.
+    pub fn remove(&mut self, index: usize) -> Option<u8> {
+        let list = self.0.as_mut().filter(|list| index < list.len())?;
         let row = list.remove(index);
         if list.is_empty() {
             self.0 = None;
         }
-        row
+        Some(row)
     }
     pub fn clear(&mut self) {
         self.0 = None;
