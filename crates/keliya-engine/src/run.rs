@@ -24,6 +24,9 @@ pub(crate) struct Scratch<'p> {
 enum Working<'p> {
     Searched(&'p State),
     Copy(State),
+    /// A position given up to a move being played: changed in place, with no trail, since nothing is
+    /// taken back (a long sowing would otherwise grow the trail by a value per drop).
+    Played(State),
 }
 
 /// Values a move's effects wrote, in order: replayed on a copy of the position the move was found in,
@@ -67,7 +70,7 @@ impl<'p> Scratch<'p> {
     /// A working copy that is the position itself (a move played on a position given up).
     pub(crate) fn from_state(state: State) -> Self {
         Scratch {
-            state: Working::Copy(state),
+            state: Working::Played(state),
             trail: SmallVec::new(),
         }
     }
@@ -77,7 +80,7 @@ impl<'p> Scratch<'p> {
             self.state = Working::Copy(st.clone());
         }
         match &mut self.state {
-            Working::Copy(state) => state,
+            Working::Copy(state) | Working::Played(state) => state,
             Working::Searched(_) => unreachable!("copied just above"),
         }
     }
@@ -100,7 +103,7 @@ impl<'p> Scratch<'p> {
     }
     pub(crate) fn into_state(self) -> State {
         match self.state {
-            Working::Copy(state) => state,
+            Working::Copy(state) | Working::Played(state) => state,
             Working::Searched(st) => st.clone(),
         }
     }
@@ -115,16 +118,28 @@ impl<'p> Scratch<'p> {
         }));
     }
     fn set_count(&mut self, cell: usize, n: u16) {
+        if let Working::Played(state) = &mut self.state {
+            state.counts[cell] = n;
+            return;
+        }
         let state = self.state_mut();
         let old = std::mem::replace(&mut state.counts[cell], n);
         self.trail.push(Undo::Count(cell as u32, old));
     }
     fn set_var(&mut self, slot: usize, v: i64) {
+        if let Working::Played(state) = &mut self.state {
+            state.vars[slot] = v;
+            return;
+        }
         let state = self.state_mut();
         let old = std::mem::replace(&mut state.vars[slot], v);
         self.trail.push(Undo::Var(slot as u32, old));
     }
     fn count_capture(&mut self) {
+        if let Working::Played(state) = &mut self.state {
+            state.captures += 1;
+            return;
+        }
         let state = self.state_mut();
         let old = state.captures;
         state.captures += 1;
@@ -137,7 +152,7 @@ impl std::ops::Deref for Scratch<'_> {
     fn deref(&self) -> &State {
         match &self.state {
             Working::Searched(st) => st,
-            Working::Copy(state) => state,
+            Working::Copy(state) | Working::Played(state) => state,
         }
     }
 }
