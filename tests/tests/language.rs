@@ -1513,3 +1513,126 @@ fn a_notation_can_write_every_value_of_a_choice_made_several_times() {
         assert!(short.contains(&format!(":25:{col}: error")), "{short}");
     }
 }
+
+/// A move whose last choice is followed by every kind of statement: loops, branches, locals, variables of
+/// the game and of players (named and computed), effects of one to three arguments, an `assert` and a
+/// `win` with a statement after it that would fail.
+const TAILS: &str = r#"
+title: The rest of a move after its last choice
+family: race
+players: {south: {}, north: {}}
+pieces: {pawn: {}, mark: {}}
+board:
+  generate: [{track: {prefix: t, squares: 6}}]
+setup: {t1: {pawn: 1}}
+vars:
+  sum: {initial: 0}
+  score: {per_player: true, initial: 0}
+rules:
+  walk:
+    do: |
+      choose to in sites() where empty(to) {
+        let n = 0
+        for s in sites() where empty(s) {
+          n += 1
+        }
+        let left = n
+        while left > 2 {
+          left -= 1
+          place(mark, to)
+        }
+        if count(to, mark) == 3 {
+          sum += n
+        } else {
+          sum -= 1000
+        }
+        score[mover] += 1
+        for p in players() where p != mover {
+          score[p] += 2
+        }
+        for from in sites_with(pawn) {
+          move(pawn, from, to)
+        }
+        if to == @t5 {
+          sum += 100
+        }
+        assert(sum < 50)
+        if to == @t6 {
+          win(mover)
+          remove(pawn, @t2)
+        }
+      }
+    notation: "{to}"
+"#;
+
+#[test]
+fn the_rest_of_a_move_after_its_last_choice_runs_as_written_when_the_move_is_played() {
+    let path = ruleset("tails", TAILS);
+    let mut s = Scenario::new(&path);
+    let err = s.game().legal_moves(&s.state).unwrap_err();
+    assert!(
+        err.message.contains("assert"),
+        "running every move to its end meets the failing assert: {err}"
+    );
+    // South moves first, then north: `score[mover]` is a player named in each mover's own body,
+    // `score[p]` one computed as the move runs.
+    let mut next = None;
+    for (mover, other) in [(0u8, 1u8), (1, 0)] {
+        if let Some(st) = next.take() {
+            s.state = st;
+        }
+        let game = s.game();
+        let st = &s.state;
+        assert_eq!(st.to_move, mover);
+        let score = |after: &keliya_engine::State, p: u8| {
+            after.vars[game.var_slot(1, Some(p))] - st.vars[game.var_slot(1, Some(p))]
+        };
+        let mut found = keliya_engine::Successors::new();
+        game.successors_into(st, &mut found).unwrap();
+        let names: Vec<String> = found.moves().map(|m| game.notation(&m)).collect();
+        assert_eq!(names.len(), 5, "found, paused at `to`: {names:?}");
+        for (k, mv) in found.moves().enumerate() {
+            let played = game.advance_found(st.clone(), &found, k);
+            let applied = game.apply(st, &mv);
+            let name = &names[k];
+            if name == "t5" {
+                let err = played.expect_err("the assert fails when the move is played");
+                assert!(err.message.contains("assert"), "{err}");
+                assert_eq!(err.to_string(), applied.unwrap_err().to_string());
+                continue;
+            }
+            let after = played.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(after, applied.unwrap(), "{name}: as `apply` plays it");
+            let to = game.board.site(name).unwrap();
+            assert_eq!(
+                after.count(game, to, 1),
+                3,
+                "{name}: the while loop's marks"
+            );
+            assert_eq!(after.count(game, to, 0), 1, "{name}: the pawn moved");
+            assert_eq!(
+                after.vars[0] - st.vars[0],
+                5,
+                "{name}: the for loop's count of empty points"
+            );
+            assert_eq!(
+                (score(&after, mover), score(&after, other)),
+                (1, 2),
+                "{name}"
+            );
+            let won = after.result.is_some_and(|r| r.winner == Some(mover));
+            assert_eq!(
+                won,
+                name == "t6",
+                "{name}: `win` ends the rule, the removal after it does not run"
+            );
+            if name == "t2" {
+                next = Some(after);
+            }
+        }
+    }
+    assert!(
+        next.is_none(),
+        "north has no move to t2, where south's pawn stands"
+    );
+}

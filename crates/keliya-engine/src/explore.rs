@@ -447,70 +447,6 @@ impl<'g, 's> Explorer<'g, 's> {
         }
     }
 
-    /// Runs a block that has no choice point (what follows a `last` choice): the statements of
-    /// [`Explorer::block`] without the continuation frames that only a choice point needs.
-    fn straight(
-        &mut self,
-        run: &mut Run<'g>,
-        st: &mut Scratch,
-        stmts: &'g [Stmt],
-    ) -> Result<(), Box<EngineError>> {
-        for s in stmts {
-            if run.result.is_some() {
-                return Ok(());
-            }
-            match s {
-                Stmt::SetLocal {
-                    slot,
-                    op: AssignOp::Set,
-                    value,
-                } => run.locals[*slot as usize] = run.eval(st, value)?,
-                Stmt::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    let branch = if run.truthy(st, cond)? {
-                        then
-                    } else {
-                        otherwise
-                    };
-                    self.straight(run, st, branch)?;
-                }
-                Stmt::While { cond, body, at } => {
-                    while run.result.is_none() && run.truthy(st, cond)? {
-                        run.tick(*at)?;
-                        self.straight(run, st, body)?;
-                    }
-                }
-                Stmt::For {
-                    slots,
-                    domain,
-                    filter,
-                    body,
-                    at,
-                } => {
-                    let start = self.options.len();
-                    run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
-                    for k in start..self.options.len() {
-                        if run.result.is_some() {
-                            break;
-                        }
-                        run.tick(*at)?;
-                        run.bind(slots, self.options[k]);
-                        self.straight(run, st, body)?;
-                    }
-                    self.options.truncate(start);
-                }
-                Stmt::Choose { at, .. } => {
-                    return Err(run.error(*at, "a choice where none was expected".into()));
-                }
-                _ => run.simple(st, s)?,
-            }
-        }
-        Ok(())
-    }
-
     /// Undoes the changes made since `mark`, to explore another option from the same position (in a
     /// search; a replay follows one path and keeps its changes).
     fn take_back(&self, st: &mut Scratch, mark: usize) {
@@ -561,8 +497,8 @@ impl<'g, 's> Explorer<'g, 's> {
     }
 
     /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the move's
-    /// option is bound, and the rule goes on from the choice's body to its end. `st` is left as the move
-    /// leaves it; the result says what the move decided.
+    /// option is bound, and the rest of the rule, compiled when the ruleset was (see tail.rs), runs to its
+    /// end. `st` is left as the move leaves it; the result says what the move decided.
     pub(crate) fn unpause(
         &mut self,
         st: &mut Scratch,
@@ -581,56 +517,17 @@ impl<'g, 's> Explorer<'g, 's> {
         let (Some(rule), Some(choice)) = (game.rules.get(found.rule as usize), found.last) else {
             return Err(mismatch());
         };
-        let mut after: SmallVec<[&'g [Stmt]; 4]> = SmallVec::new();
-        let (rule_body, paths, rule_locals) = game.body_for(rule, st.to_move);
-        let Some(Stmt::Choose {
-            id, slots, body, ..
-        }) = paths
-            .get(choice.point as usize)
-            .and_then(|p| p.as_deref())
-            .and_then(|p| locate(rule_body, p, &mut after))
-        else {
+        let (_, tails, rule_locals) = game.body_for(rule, st.to_move);
+        let Some(tail) = tails.get(choice.point as usize).and_then(Option::as_ref) else {
             return Err(mismatch());
         };
-        if *id != choice.point {
-            return Err(mismatch());
-        }
         if locals.len() != rule_locals {
             return Err(mismatch());
         }
         let mut run = Run::resumed(game, found.rule, locals, steps, found.decided);
         run.preference = found.preference;
-        run.bind(slots, choice.values);
-        // Nothing after a `last` choice forks: each block runs straight to its end (or to a decided
-        // game).
         self.rule = found.rule;
-        self.straight(&mut run, st, body)?;
-        for stmts in after.into_iter().rev() {
-            self.straight(&mut run, st, stmts)?;
-        }
+        tail.run(&mut run, st, choice.values, &mut self.options)?;
         Ok(run.decided())
     }
-}
-
-/// The statement at the end of `path` (see `Game::choice_paths`) in `stmts`, with what follows it in each
-/// enclosing block, outermost first, pushed to `after`; `None` when the path does not fit the rule.
-fn locate<'g>(
-    mut stmts: &'g [Stmt],
-    path: &[(u16, u8)],
-    after: &mut SmallVec<[&'g [Stmt]; 4]>,
-) -> Option<&'g Stmt> {
-    let (&(last, _), outer) = path.split_last()?;
-    for &(i, branch) in outer {
-        let i = i as usize;
-        after.push(stmts.get(i + 1..)?);
-        stmts = match (stmts.get(i)?, branch) {
-            (Stmt::Choose { body, .. }, _) => body,
-            (Stmt::If { then, .. }, 0) => then,
-            (Stmt::If { otherwise, .. }, _) => otherwise,
-            _ => return None,
-        };
-    }
-    let i = last as usize;
-    after.push(stmts.get(i + 1..)?);
-    stmts.get(i)
 }

@@ -10,14 +10,15 @@
 use crate::compile::Compiled;
 use crate::eval::{binary, pure_call};
 use crate::ir::*;
-use crate::{ChoicePath, Game, MoverBody, PieceId, PlayerId, RuleDef};
+use crate::tail::tails;
+use crate::{Game, MoverBody, PieceId, PlayerId, RuleDef, Tail};
 
 impl Game {
     /// Prepares the game as the module says. Called once, when a ruleset is compiled; playing the
     /// prepared game gives the same results, faster (tests compare the two move by move).
     pub fn fold_constants(&mut self) {
         let mut rules = std::mem::take(&mut self.rules);
-        self.choice_paths = vec![None; self.choice_names.len()];
+        self.tails = vec![None; self.choice_names.len()];
         for rule in &mut rules {
             let RuleDef {
                 player,
@@ -33,16 +34,23 @@ impl Game {
             let mut general = body.clone();
             let declared = *locals;
             (*body, *locals) = self.folded(&general, *player, declared);
-            record_choice_paths(body, &mut Vec::new(), &mut self.choice_paths);
+            // Choice-point ids are unique in a ruleset: each rule fills in its own.
+            for (id, tail) in tails(self, body, self.choice_names.len())
+                .into_iter()
+                .enumerate()
+            {
+                if tail.is_some() {
+                    self.tails[id] = tail;
+                }
+            }
             *by_mover = Vec::new();
             if player.is_none() && reads_mover(&mut general) {
                 for p in 0..self.players.len() {
                     let (body, locals) = self.folded(&general, Some(p as PlayerId), declared);
-                    let mut choice_paths = vec![None; self.choice_names.len()];
-                    record_choice_paths(&body, &mut Vec::new(), &mut choice_paths);
+                    let tails = tails(self, &body, self.choice_names.len());
                     by_mover.push(MoverBody {
                         body,
-                        choice_paths,
+                        tails,
                         locals,
                     });
                 }
@@ -80,17 +88,17 @@ impl Game {
         (body, locals)
     }
 
-    /// The body `rule` runs when `mover` is to move, where its choice points are, and how many locals
-    /// it uses.
+    /// The body `rule` runs when `mover` is to move, the compiled rests of its last choice points, and
+    /// how many locals it uses.
     #[inline]
     pub(crate) fn body_for<'r>(
         &'r self,
         rule: &'r RuleDef,
         mover: PlayerId,
-    ) -> (&'r [Stmt], &'r [Option<ChoicePath>], usize) {
+    ) -> (&'r [Stmt], &'r [Option<Tail>], usize) {
         match rule.by_mover.get(mover as usize) {
-            Some(own) => (&own.body, &own.choice_paths, own.locals),
-            None => (&rule.body, &self.choice_paths, rule.locals),
+            Some(own) => (&own.body, &own.tails, own.locals),
+            None => (&rule.body, &self.tails, rule.locals),
         }
     }
 }
@@ -562,37 +570,6 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
                 mark_last_choices(otherwise, after);
             }
             Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
-        }
-    }
-}
-
-/// Records the path to every choice point of `stmts` nested in choices and `if`s alone (see
-/// `Game::choice_paths`); `path` leads to `stmts`.
-fn record_choice_paths(
-    stmts: &[Stmt],
-    path: &mut Vec<(u16, u8)>,
-    paths: &mut [Option<ChoicePath>],
-) {
-    for (i, s) in stmts.iter().enumerate() {
-        match s {
-            Stmt::Choose { id, body, .. } => {
-                path.push((i as u16, 0));
-                if let Some(slot) = paths.get_mut(*id as usize) {
-                    *slot = Some(path.as_slice().into());
-                }
-                record_choice_paths(body, path, paths);
-                path.pop();
-            }
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                for (branch, stmts) in [then, otherwise].into_iter().enumerate() {
-                    path.push((i as u16, branch as u8));
-                    record_choice_paths(stmts, path, paths);
-                    path.pop();
-                }
-            }
-            _ => {}
         }
     }
 }

@@ -16,10 +16,12 @@ mod interp;
 pub mod ir;
 mod run;
 mod state;
+mod tail;
 
 pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor, Successors};
 pub use ir::*;
 pub use state::{CapKind, Held, History, Outcome, Reason, State};
+pub use tail::Tail;
 
 use keliya_board::{Board, SiteId};
 
@@ -76,12 +78,12 @@ pub enum NotationPart {
     Every { name: String, sep: String },
 }
 
-/// A rule's body folded for one mover, where its choice points are (as [`Game::choice_paths`]), and how
-/// many locals it uses (as [`RuleDef::locals`]).
+/// A rule's body folded for one mover, the compiled rest of the rule after each of its last choice
+/// points (as [`Game::tails`]), and how many locals it uses (as [`RuleDef::locals`]).
 #[derive(Clone, Debug)]
 pub struct MoverBody {
     pub body: Vec<Stmt>,
-    pub choice_paths: Vec<Option<ChoicePath>>,
+    pub tails: Vec<Option<Tail>>,
     pub locals: usize,
 }
 
@@ -113,9 +115,6 @@ pub struct Caps {
     /// The same position (pieces, variables, player to move) for this many times.
     pub repetition: Option<u32>,
 }
-
-/// The way down a rule's body to a choice point (see [`Game::choice_paths`]).
-pub type ChoicePath = Box<[(u16, u8)]>;
 
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -156,11 +155,10 @@ pub struct Game {
     /// Some rule ranks its moves with `prefer(n)`, so `apply` must check a move against the others (set
     /// by [`Game::fold_constants`]).
     pub prefers: bool,
-    /// Where each choice point is in its rule, by choice-point id: from the rule's body down, the index
-    /// of the statement at each level and, for an `if` on the way, its branch (0 `then`, 1 `else`). Only
-    /// for choice points nested in choices and `if`s alone, the ones a search may pause at; set by
-    /// [`Game::fold_constants`], so that a paused move finds its choice without a walk over the rule.
-    pub choice_paths: Vec<Option<ChoicePath>>,
+    /// For each choice point a search may pause at (a last one, see [`Stmt::Choose`]), by choice-point
+    /// id: the rest of its rule, compiled to run when a move paused there is played. Set by
+    /// [`Game::fold_constants`]; for the rules with no body per mover.
+    pub tails: Vec<Option<Tail>>,
 }
 
 impl Game {

@@ -126,6 +126,15 @@ impl<'p> Scratch<'p> {
         let old = std::mem::replace(&mut state.counts[cell], n);
         self.trail.push(Undo::Count(cell as u32, old));
     }
+    /// `var = n`, `var += n` or `var -= n` on the variable in `slot`; a value left as it was is not
+    /// written (nor put on the trail).
+    #[inline]
+    pub(crate) fn assign_var(&mut self, slot: usize, op: AssignOp, n: i64) {
+        let new = combine(op, self.vars[slot], n);
+        if new != self.vars[slot] {
+            self.set_var(slot, new);
+        }
+    }
     fn set_var(&mut self, slot: usize, v: i64) {
         if let Working::Played(state) = &mut self.state {
             state.vars[slot] = v;
@@ -278,9 +287,7 @@ impl<'a> Run<'a> {
                 let slot = *slot as usize;
                 self.locals[slot] = match op {
                     AssignOp::Set => self.eval(st, value)?,
-                    AssignOp::Add | AssignOp::Sub => {
-                        Value::Int(combine(*op, self.locals[slot].int(), self.int(st, value)?))
-                    }
+                    AssignOp::Add | AssignOp::Sub => self.combined(slot, *op, self.int(st, value)?),
                 };
                 Ok(())
             }
@@ -291,32 +298,53 @@ impl<'a> Run<'a> {
                 value,
                 at,
             } => {
-                let p = match player {
-                    Some(e) => match self.eval(st, e)? {
-                        Value::Player(p) => Some(p),
-                        _ => {
-                            return Err(
-                                self.error(*at, "a per-player variable needs a player".into())
-                            );
-                        }
-                    },
-                    None => None,
-                };
-                let slot = self.game.var_slot(*var as usize, p);
-                let new = combine(*op, st.vars[slot], self.int(st, value)?);
-                if new != st.vars[slot] {
-                    st.set_var(slot, new);
-                }
+                let slot = self.var_slot(st, *var, player.as_ref(), *at)?;
+                let n = self.int(st, value)?;
+                st.assign_var(slot, *op, n);
                 Ok(())
             }
             Stmt::Effect { effect, args, at } => {
-                self.effect(st, *effect, args, *at)?;
-                Ok(())
+                let mut vals = [Value::None; 3];
+                for (slot, a) in vals.iter_mut().zip(args) {
+                    *slot = self.eval(st, a)?;
+                }
+                self.effect(st, *effect, vals, *at)
             }
             Stmt::Choose { .. } | Stmt::For { .. } | Stmt::If { .. } | Stmt::While { .. } => {
                 unreachable!("statements with bodies are run by the explorer")
             }
         }
+    }
+
+    /// A local's value after `x += n` or `x -= n`.
+    #[inline]
+    pub(crate) fn combined(&self, slot: usize, op: AssignOp, n: i64) -> Value {
+        Value::Int(combine(op, self.locals[slot].int(), n))
+    }
+
+    /// The slot in [`State::vars`] of variable `var`, of the player `player` names for a per-player one.
+    #[inline]
+    pub(crate) fn var_slot(
+        &self,
+        st: &State,
+        var: u16,
+        player: Option<&Expr>,
+        at: usize,
+    ) -> Result<usize, Box<EngineError>> {
+        let p = match player {
+            Some(e) => match self.eval(st, e)? {
+                Value::Player(p) => Some(p),
+                _ => return Err(self.error(at, "a per-player variable needs a player".into())),
+            },
+            None => None,
+        };
+        Ok(self.game.var_slot(var as usize, p))
+    }
+
+    /// The error of an `assert` that does not hold.
+    #[cold]
+    pub(crate) fn assert_failed(&self, at: usize) -> Box<EngineError> {
+        self.error(at, "an `assert` of the rules does not hold".into())
     }
 
     pub(crate) fn tick(&mut self, at: usize) -> Result<(), Box<EngineError>> {
@@ -515,18 +543,15 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    fn effect(
+    /// Carries out an effect on its arguments' values.
+    pub(crate) fn effect(
         &mut self,
         st: &mut Scratch,
         effect: Effect,
-        args: &[Expr],
+        vals: [Value; 3],
         at: usize,
     ) -> Result<(), Box<EngineError>> {
         let g = self.game;
-        let mut vals = [Value::None; 3];
-        for (slot, a) in vals.iter_mut().zip(args) {
-            *slot = self.eval(st, a)?;
-        }
         let k = g.piece_count();
         let cell = |piece: Value, site: Value| -> Option<usize> {
             match (piece, site) {
@@ -610,7 +635,7 @@ impl<'a> Run<'a> {
             },
             Effect::Assert => {
                 if !vals[0].truthy() {
-                    return Err(self.error(at, "an `assert` of the rules does not hold".into()));
+                    return Err(self.assert_failed(at));
                 }
             }
             Effect::Draw => {

@@ -105,7 +105,7 @@ fn three_in_a_row() -> Game {
         max_steps_per_move: 1000,
         invariants: vec![],
         prefers: false,
-        choice_paths: Vec::new(),
+        tails: Vec::new(),
         tag_names: vec![],
         site_tags: vec![0; 3],
         site_owner: vec![None; 3],

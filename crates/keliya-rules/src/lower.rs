@@ -547,7 +547,7 @@ pub(crate) fn lower(
                     .collect(),
                 invariants,
                 prefers: false,
-                choice_paths: Vec::new(),
+                tails: Vec::new(),
                 board,
             };
             if prepare {

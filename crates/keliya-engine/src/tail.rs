@@ -1,0 +1,289 @@
+//! What a paused move runs when it is played, compiled to closures.
+//!
+//! A search stops each move at its last choice point and keeps the run as it was there
+//! (`Explorer::paused_leaves`). Playing the move runs the rest of the rule: the choice's body, then what
+//! follows the choice in each enclosing block, innermost first. Nothing there forks, so it is
+//! straight-line code, run once for every move played; for a sowing game it is most of a playout (a lap
+//! of drops, a few statements each).
+//!
+//! When a ruleset is compiled, that rest is compiled, once per last choice point, to one list of
+//! closures ("steps"), one per statement: each knows its statement's kind, its effect, its variable's slot
+//! and its operands, so running a statement is one indirect call and the work, with no dispatch on the
+//! statement and no walk down the rule to find where the choice was. The meaning of each statement
+//! stays in one place, the run's helpers (`Run::effect`, `Run::combined`, `Run::var_slot`,
+//! `Scratch::assign_var`) that the explorer's `Run::simple` calls too.
+
+use std::panic::RefUnwindSafe;
+use std::sync::Arc;
+
+use crate::interp::EngineError;
+use crate::ir::*;
+use crate::run::{Run, Scratch};
+use crate::{Game, PlayerId};
+
+type Done = Result<(), Box<EngineError>>;
+/// One compiled statement. The list is the explorer's option list, for the options of a `for`.
+type Step = Box<
+    dyn for<'a, 'p> Fn(&mut Run<'a>, &mut Scratch<'p>, &mut Vec<[Value; 2]>) -> Done
+        + Send
+        + Sync
+        + RefUnwindSafe,
+>;
+
+/// The compiled rest of a rule after one of its last choice points (see the module).
+#[derive(Clone)]
+pub struct Tail {
+    /// The choice point's variables, bound to the move's option first.
+    slots: Box<[u16]>,
+    steps: Arc<[Step]>,
+}
+
+impl std::fmt::Debug for Tail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Tail({} steps)", self.steps.len())
+    }
+}
+
+impl Tail {
+    /// Binds `values` to the choice's variables and runs the rest of the rule, up to its end or to a
+    /// decided game.
+    pub(crate) fn run(
+        &self,
+        run: &mut Run<'_>,
+        st: &mut Scratch<'_>,
+        values: [Value; 2],
+        items: &mut Vec<[Value; 2]>,
+    ) -> Done {
+        run.bind(&self.slots, values);
+        steps(&self.steps, run, st, items)
+    }
+}
+
+/// Runs a block's steps; a decided game (`win`, `draw`) ends the rule, so nothing after it runs.
+#[inline]
+fn steps(steps: &[Step], run: &mut Run<'_>, st: &mut Scratch<'_>, items: &mut Vec<[Value; 2]>) -> Done {
+    for step in steps {
+        if run.result.is_some() {
+            return Ok(());
+        }
+        step(run, st, items)?;
+    }
+    Ok(())
+}
+
+/// The tail of every last choice point of `body`, by choice-point id (`None` for the others).
+pub(crate) fn tails(game: &Game, body: &[Stmt], points: usize) -> Vec<Option<Tail>> {
+    let mut tails = vec![None; points];
+    let compiler = Compiler { game };
+    compiler.record(body, &mut Vec::new(), &mut tails);
+    tails
+}
+
+struct Compiler<'g> {
+    game: &'g Game,
+}
+
+impl<'g> Compiler<'g> {
+    /// Compiles the tail of each last choice point in `stmts`; `after` holds what follows `stmts` in
+    /// each enclosing block, outermost first. A search pauses only at choice points nested in choices
+    /// and `if`s alone, so loops are not entered.
+    fn record<'s>(
+        &self,
+        stmts: &'s [Stmt],
+        after: &mut Vec<&'s [Stmt]>,
+        tails: &mut [Option<Tail>],
+    ) {
+        for (i, s) in stmts.iter().enumerate() {
+            after.push(&stmts[i + 1..]);
+            match s {
+                Stmt::Choose {
+                    id,
+                    slots,
+                    body,
+                    last,
+                    ..
+                } => {
+                    if *last && let Some(tail) = tails.get_mut(*id as usize) {
+                        let mut list = self.block(body);
+                        for rest in after.iter().rev() {
+                            list.extend(self.block(rest));
+                        }
+                        *tail = Some(Tail {
+                            slots: slots.as_slice().into(),
+                            steps: list.into(),
+                        });
+                    }
+                    self.record(body, after, tails);
+                }
+                Stmt::If {
+                    then, otherwise, ..
+                } => {
+                    self.record(then, after, tails);
+                    self.record(otherwise, after, tails);
+                }
+                _ => {}
+            }
+            after.pop();
+        }
+    }
+
+    fn block(&self, stmts: &[Stmt]) -> Vec<Step> {
+        stmts.iter().map(|s| self.statement(s)).collect()
+    }
+
+    fn statement(&self, s: &Stmt) -> Step {
+        match s.clone() {
+            Stmt::SetLocal {
+                slot,
+                op: AssignOp::Set,
+                value,
+            } => {
+                let slot = slot as usize;
+                match value {
+                    Expr::Compiled(c) => Box::new(move |run, st, _| {
+                        run.locals[slot] = c.eval(run, st)?;
+                        Ok(())
+                    }),
+                    value => Box::new(move |run, st, _| {
+                        run.locals[slot] = run.eval(st, &value)?;
+                        Ok(())
+                    }),
+                }
+            }
+            Stmt::SetLocal { slot, op, value } => {
+                let slot = slot as usize;
+                match value {
+                    Expr::Const(v) => {
+                        let n = v.int();
+                        Box::new(move |run, _, _| {
+                            run.locals[slot] = run.combined(slot, op, n);
+                            Ok(())
+                        })
+                    }
+                    value => Box::new(move |run, st, _| {
+                        run.locals[slot] = run.combined(slot, op, run.int(st, &value)?);
+                        Ok(())
+                    }),
+                }
+            }
+            Stmt::SetVar {
+                var,
+                player,
+                op,
+                value,
+                at,
+            } => match self.var_slot(var, player.as_ref()) {
+                // A game-wide variable, or a player's named in the rules: its slot is known now.
+                Some(slot) => Box::new(move |run, st, _| {
+                    let n = run.int(st, &value)?;
+                    st.assign_var(slot, op, n);
+                    Ok(())
+                }),
+                None => Box::new(move |run, st, _| {
+                    let slot = run.var_slot(st, var, player.as_ref(), at)?;
+                    let n = run.int(st, &value)?;
+                    st.assign_var(slot, op, n);
+                    Ok(())
+                }),
+            },
+            Stmt::Effect {
+                effect: Effect::Assert,
+                args,
+                at,
+            } if let Ok([condition]) = <[Expr; 1]>::try_from(args.clone()) => {
+                // Tested for its truth, without building its value.
+                Box::new(move |run, st, _| match run.truthy(st, &condition)? {
+                    true => Ok(()),
+                    false => Err(run.assert_failed(at)),
+                })
+            }
+            Stmt::Effect {
+                effect,
+                mut args,
+                at,
+            } => {
+                // An effect takes three values at most; any argument past them is not evaluated.
+                args.truncate(3);
+                match args.len() {
+                    0 => effect_step::<0>(effect, args, at),
+                    1 => effect_step::<1>(effect, args, at),
+                    2 => effect_step::<2>(effect, args, at),
+                    _ => effect_step::<3>(effect, args, at),
+                }
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (then, otherwise): (Box<[Step]>, Box<[Step]>) =
+                    (self.block(&then).into(), self.block(&otherwise).into());
+                Box::new(move |run, st, items| match run.truthy(st, &cond)? {
+                    true => steps(&then, run, st, items),
+                    false => steps(&otherwise, run, st, items),
+                })
+            }
+            Stmt::While { cond, body, at } => {
+                let body: Box<[Step]> = self.block(&body).into();
+                Box::new(move |run, st, items| {
+                    while run.result.is_none() && run.truthy(st, &cond)? {
+                        run.tick(at)?;
+                        steps(&body, run, st, items)?;
+                    }
+                    Ok(())
+                })
+            }
+            Stmt::For {
+                slots,
+                domain,
+                filter,
+                body,
+                at,
+            } => {
+                let body: Box<[Step]> = self.block(&body).into();
+                Box::new(move |run, st, items| {
+                    let start = items.len();
+                    run.options(st, &slots, &domain, filter.as_ref(), items)?;
+                    for k in start..items.len() {
+                        if run.result.is_some() {
+                            break;
+                        }
+                        run.tick(at)?;
+                        run.bind(&slots, items[k]);
+                        steps(&body, run, st, items)?;
+                    }
+                    items.truncate(start);
+                    Ok(())
+                })
+            }
+            // A last choice has no choice point after it; a ruleset built by hand might.
+            Stmt::Choose { at, .. } => Box::new(move |run, _, _| {
+                Err(run.error(at, "a choice where none was expected".into()))
+            }),
+        }
+    }
+
+    /// The slot of a variable named with no player, or with a player named in the rules: known now.
+    fn var_slot(&self, var: u16, player: Option<&Expr>) -> Option<usize> {
+        let player: Option<PlayerId> = match player.map(Expr::source) {
+            None => None,
+            Some(Expr::Const(Value::Player(p))) => Some(*p),
+            Some(_) => return None,
+        };
+        (usize::from(var) < self.game.vars.len()).then(|| self.game.var_slot(var as usize, player))
+    }
+}
+
+/// An effect on `N` arguments, each evaluated in order into the values the effect takes.
+fn effect_step<const N: usize>(effect: Effect, args: Vec<Expr>, at: usize) -> Step {
+    let Ok(args) = <[Expr; N]>::try_from(args) else {
+        unreachable!("called with the arguments' count")
+    };
+    Box::new(move |run, st, _| {
+        let mut vals = [Value::None; 3];
+        for (slot, a) in vals.iter_mut().zip(&args) {
+            *slot = run.eval(st, a)?;
+        }
+        run.effect(st, effect, vals, at)
+    })
+}
