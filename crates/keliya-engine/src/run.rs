@@ -543,7 +543,9 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// Carries out an effect on its arguments' values.
+    /// Carries out an effect on its arguments' values. Inlined, so that each compiled effect (tail.rs)
+    /// gets a copy specialised to its effect.
+    #[inline(always)]
     pub(crate) fn effect(
         &mut self,
         st: &mut Scratch,

@@ -19,6 +19,7 @@ use std::sync::Arc;
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::{Run, Scratch};
+use crate::state::State;
 use crate::{Game, PlayerId};
 
 type Done = Result<(), Box<EngineError>>;
@@ -61,7 +62,12 @@ impl Tail {
 
 /// Runs a block's steps; a decided game (`win`, `draw`) ends the rule, so nothing after it runs.
 #[inline]
-fn steps(steps: &[Step], run: &mut Run<'_>, st: &mut Scratch<'_>, items: &mut Vec<[Value; 2]>) -> Done {
+fn steps(
+    steps: &[Step],
+    run: &mut Run<'_>,
+    st: &mut Scratch<'_>,
+    items: &mut Vec<[Value; 2]>,
+) -> Done {
     for step in steps {
         if run.result.is_some() {
             return Ok(());
@@ -204,11 +210,31 @@ impl<'g> Compiler<'g> {
             } => {
                 // An effect takes three values at most; any argument past them is not evaluated.
                 args.truncate(3);
-                match args.len() {
-                    0 => effect_step::<0>(effect, args, at),
-                    1 => effect_step::<1>(effect, args, at),
-                    2 => effect_step::<2>(effect, args, at),
-                    _ => effect_step::<3>(effect, args, at),
+                // The commonest effects get a closure of their own, the effect a constant in it.
+                match (effect, args.len()) {
+                    (Effect::Place, 2) => effect_step::<2>(args, at, |run, st, vals, at| {
+                        run.effect(st, Effect::Place, vals, at)
+                    }),
+                    (Effect::Capture, 2) => effect_step::<2>(args, at, |run, st, vals, at| {
+                        run.effect(st, Effect::Capture, vals, at)
+                    }),
+                    (Effect::Move, 3) => effect_step::<3>(args, at, |run, st, vals, at| {
+                        run.effect(st, Effect::Move, vals, at)
+                    }),
+                    (Effect::SetCount, 3) => effect_step::<3>(args, at, |run, st, vals, at| {
+                        run.effect(st, Effect::SetCount, vals, at)
+                    }),
+                    (_, n) => {
+                        let any = move |run: &mut Run<'_>, st: &mut Scratch<'_>, vals, at| {
+                            run.effect(st, effect, vals, at)
+                        };
+                        match n {
+                            0 => effect_step::<0>(args, at, any),
+                            1 => effect_step::<1>(args, at, any),
+                            2 => effect_step::<2>(args, at, any),
+                            _ => effect_step::<3>(args, at, any),
+                        }
+                    }
                 }
             }
             Stmt::If {
@@ -274,16 +300,35 @@ impl<'g> Compiler<'g> {
     }
 }
 
-/// An effect on `N` arguments, each evaluated in order into the values the effect takes.
-fn effect_step<const N: usize>(effect: Effect, args: Vec<Expr>, at: usize) -> Step {
+/// An effect on `N` arguments, each evaluated in order into the values `apply` takes.
+fn effect_step<const N: usize>(
+    args: Vec<Expr>,
+    at: usize,
+    apply: impl Fn(&mut Run<'_>, &mut Scratch<'_>, [Value; 3], usize) -> Done
+    + Send
+    + Sync
+    + RefUnwindSafe
+    + 'static,
+) -> Step {
     let Ok(args) = <[Expr; N]>::try_from(args) else {
         unreachable!("called with the arguments' count")
     };
     Box::new(move |run, st, _| {
         let mut vals = [Value::None; 3];
         for (slot, a) in vals.iter_mut().zip(&args) {
-            *slot = run.eval(st, a)?;
+            *slot = operand(run, st, a)?;
         }
-        run.effect(st, effect, vals, at)
+        apply(run, st, vals, at)
     })
+}
+
+/// An operand's value: a constant or a local (a piece kind, a site chosen) read here, anything else
+/// evaluated.
+#[inline(always)]
+fn operand(run: &Run<'_>, st: &State, e: &Expr) -> Result<Value, Box<EngineError>> {
+    match e {
+        Expr::Const(v) => Ok(*v),
+        Expr::Local(slot) => Ok(run.locals[*slot as usize]),
+        _ => run.eval(st, e),
+    }
 }
