@@ -1416,6 +1416,61 @@ fn pkq15_teams_of_partners_alternate_seats_and_move_any_pawn_of_their_team() {
 }
 
 #[test]
+fn pkq15_a_team_wins_as_one_side_whichever_seat_the_rules_name() {
+    // The rules name the team's first seat (`winner: a`); `teams` makes every report count the win for
+    // the team: sides are the teams, each with all its seats, and the wins are the two-player game's
+    // (same dice, same moves, team A's pawns moved by whichever A seat is to move).
+    let two = compile("pancha-keliya");
+    let plain = keliya_play::simulate::simulate(two.game(), 60, 3).unwrap();
+    let two_sides: Vec<String> = two.game().sides().iter().map(|s| s.name.clone()).collect();
+    assert_eq!(two_sides, ["a", "b"], "without teams each player is a side");
+    for (name, seats) in [
+        ("pancha-keliya/four-players", 2),
+        ("pancha-keliya/six-players", 3),
+        ("pancha-keliya/eight-players", 4),
+    ] {
+        let c = compile(name);
+        let g = c.game();
+        let sides = g.sides();
+        let described: Vec<(String, Vec<&str>)> = sides
+            .iter()
+            .map(|s| {
+                let players = s
+                    .players
+                    .iter()
+                    .map(|&p| g.players[p as usize].name.as_str());
+                (s.name.clone(), players.collect())
+            })
+            .collect();
+        assert_eq!(described.len(), 2, "{name}: two sides");
+        for ((team, players), letter) in described.iter().zip(['a', 'b']) {
+            assert_eq!(team, &format!("team_{letter}"), "{name}");
+            assert_eq!(
+                players.len(),
+                seats,
+                "{name}: {team} has every seat of its side"
+            );
+            assert!(
+                players.iter().all(|p| p.starts_with(letter)),
+                "{name}: {players:?}"
+            );
+        }
+        let a2 = g.player("a2").unwrap();
+        assert_eq!(
+            g.side_name(a2),
+            "team_a",
+            "{name}: a second seat's side is its team"
+        );
+        let stats = keliya_play::simulate::simulate(g, 60, 3).unwrap();
+        assert_eq!(
+            stats.wins, plain.wins,
+            "{name}: team wins are the two-player game's"
+        );
+        assert_eq!(stats.wins.iter().sum::<u64>() + stats.draws, 60, "{name}");
+    }
+}
+
+#[test]
 fn pkq15_delta_three_pawns_per_player_each_moves_only_his_own() {
     let s = Scenario::new(CULIN);
     assert_eq!(

@@ -400,6 +400,17 @@ fn show(what: &str, resolved: bool) -> Result<(), CliError> {
             let pd = &g.players[p as usize];
             out.push_str(&format!("  {} ({})\n", pd.name, pd.display));
         }
+        if !g.teams.is_empty() {
+            out.push_str("\nTeams (a win of any of its players is the team's):\n");
+            for t in &g.teams {
+                let players: Vec<&str> = t
+                    .players
+                    .iter()
+                    .map(|&p| g.players[p as usize].name.as_str())
+                    .collect();
+                out.push_str(&format!("  {}: {}\n", t.name, players.join(", ")));
+            }
+        }
         out.push_str("\nPieces:\n");
         for p in &g.pieces {
             let owner = p
@@ -602,7 +613,7 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
     if let Some(r) = st.result {
         let (reason, _) = keliya_play::simulate::reason_name(game, r.reason);
         let who = r.winner.map_or("draw".to_string(), |w| {
-            format!("{} wins", game.players[w as usize].name)
+            format!("{} wins", game.side_name(w))
         });
         let _ = writeln!(out, "game over: {who} ({reason})");
     } else if !outcomes.is_empty() {

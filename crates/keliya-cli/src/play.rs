@@ -102,6 +102,11 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         if let Some(o) = st.result {
             let (reason, _) = keliya_play::simulate::reason_name(game, o.reason);
             match o.winner {
+                Some(w) if game.side_name(w) != game.players[w as usize].name => outln!(
+                    "Game over. Winner: {}, with {} ({reason}).",
+                    game.side_name(w),
+                    game.players[w as usize].display
+                ),
                 Some(w) => outln!(
                     "Game over. Winner: {} ({reason}).",
                     game.players[w as usize].display

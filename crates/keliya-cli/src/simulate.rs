@@ -100,11 +100,20 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
     }
     let summaries: Vec<_> = records.iter().map(|r| r.summary.clone()).collect();
-    let stats = SimulationStats::from_summaries(&summaries, args.seed, game.players.len());
-    let names: Vec<String> = game.players.iter().map(|p| p.name.clone()).collect();
+    let sides = game.sides();
+    let stats = SimulationStats::from_summaries(&summaries, args.seed, &sides);
+    let names: Vec<String> = sides.iter().map(|s| s.name.clone()).collect();
     let agents: Vec<String> = records.first().map(|r| r.agents.clone()).unwrap_or(specs);
     if args.json {
         let mut v = stats_json(&stats, &names);
+        if !game.teams.is_empty() {
+            v["teams"] = json!(
+                sides
+                    .iter()
+                    .map(|s| (s.name.clone(), json!(team_players(game, s))))
+                    .collect::<Map<_, _>>()
+            );
+        }
         v["ruleset"] = json!(c.info.name);
         v["ruleset_hash"] = json!(c.hash);
         v["agents"] = json!(agents);
@@ -123,10 +132,27 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             args.seed,
             agents.join(",")
         );
-        for (name, w) in names.iter().zip(&stats.wins) {
+        // A team is shown with its players: `team_a (a, a2)`.
+        let labels: Vec<String> = sides
+            .iter()
+            .map(|side| {
+                if game.teams.is_empty() {
+                    side.name.clone()
+                } else {
+                    format!("{} ({})", side.name, team_players(game, side).join(", "))
+                }
+            })
+            .collect();
+        let width = labels
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(12);
+        for (name, w) in labels.iter().zip(&stats.wins) {
             let (lo, hi) = wilson(*w, stats.games);
             outln!(
-                "  {name:<12} wins {w:>7} ({:5.1}%, 95% CI {:.1}-{:.1}%)",
+                "  {name:<width$} wins {w:>7} ({:5.1}%, 95% CI {:.1}-{:.1}%)",
                 pct(*w, stats.games),
                 100.0 * lo,
                 100.0 * hi
@@ -154,18 +180,27 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The names of a side's players.
+fn team_players(game: &keliya_engine::Game, side: &keliya_engine::Side) -> Vec<String> {
+    side.players
+        .iter()
+        .map(|&p| game.players[p as usize].name.clone())
+        .collect()
+}
+
 fn pct(k: u64, n: u64) -> f64 {
     100.0 * k as f64 / n.max(1) as f64
 }
 
-/// The statistics as JSON: deterministic for a seed (no timing inside).
-pub fn stats_json(stats: &SimulationStats, players: &[String]) -> Value {
-    let wins: Map<String, Value> = players
+/// The statistics as JSON, wins keyed by side (a player, or a team): deterministic for a seed (no timing
+/// inside).
+pub fn stats_json(stats: &SimulationStats, sides: &[String]) -> Value {
+    let wins: Map<String, Value> = sides
         .iter()
         .zip(&stats.wins)
         .map(|(p, w)| (p.clone(), json!(w)))
         .collect();
-    let rates: Map<String, Value> = players
+    let rates: Map<String, Value> = sides
         .iter()
         .zip(&stats.wins)
         .map(|(p, &w)| {

@@ -187,6 +187,44 @@ fn simulate_json_has_the_documented_fields_and_is_deterministic() {
 }
 
 #[test]
+fn simulate_counts_the_wins_of_a_ruleset_with_teams_by_team() {
+    let args = [
+        "simulate",
+        "pancha-keliya/four-players",
+        "--games",
+        "40",
+        "--seed",
+        "2",
+    ];
+    let text = stdout(&keliya(&args));
+    assert!(text.contains("  team_a (a, a2) wins"), "{text}");
+    assert!(text.contains("  team_b (b, b2) wins"), "{text}");
+    assert!(
+        !text.contains("a2  "),
+        "no line of a seat of its own: {text}"
+    );
+    let o = keliya(&[&args[..], &["--json"]].concat());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let keys = |field: &str| -> Vec<String> {
+        v[field].as_object().expect("map").keys().cloned().collect()
+    };
+    assert_eq!(keys("wins"), ["team_a", "team_b"]);
+    assert_eq!(keys("win_rates"), ["team_a", "team_b"]);
+    assert_eq!(v["teams"]["team_a"], serde_json::json!(["a", "a2"]));
+    let wins = v["wins"]["team_a"].as_u64().unwrap() + v["wins"]["team_b"].as_u64().unwrap();
+    assert_eq!(wins + v["draws"].as_u64().unwrap(), 40);
+    let shown = stdout(&keliya(&["show", "pancha-keliya/four-players"]));
+    assert!(
+        shown.contains("  team_a: a, a2\n  team_b: b, b2\n"),
+        "{shown}"
+    );
+    // Without teams there is no `teams` field.
+    let o = keliya(&["simulate", "hat-diviyan-keliya", "--games", "5", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert!(v.get("teams").is_none());
+}
+
+#[test]
 fn mcts_leopards_beat_a_random_tiger_far_more_often_than_random_leopards() {
     let rate = |agents: &str| -> f64 {
         let o = keliya(&[

@@ -23,8 +23,9 @@ pub struct SimOptions {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub ruleset: String,
+    /// The sides results are counted by (`Game::sides`: players, or teams), as `stats.wins`.
     pub players: Vec<String>,
-    /// The first player in turn order.
+    /// The side of the first player in turn order.
     pub first: String,
     pub agents: Vec<String>,
     pub summaries: Vec<GameSummary>,
@@ -104,14 +105,16 @@ pub fn simulate(
         )
         .map_err(|e| format!("{name}: {e}"))?;
         let summaries: Vec<GameSummary> = records.iter().map(|r| r.summary.clone()).collect();
-        let stats = SimulationStats::from_summaries(&summaries, options.seed, game.players.len());
+        let sides = game.sides();
+        let stats = SimulationStats::from_summaries(&summaries, options.seed, &sides);
         Ok(Run {
             ruleset: name.to_string(),
-            players: game.players.iter().map(|p| p.name.clone()).collect(),
+            players: sides.iter().map(|s| s.name.clone()).collect(),
             first: game
                 .turn_order
                 .first()
-                .map(|&p| game.players[p as usize].name.clone())
+                .and_then(|p| sides.iter().find(|s| s.players.contains(p)))
+                .map(|s| s.name.clone())
                 .unwrap_or_default(),
             agents: records
                 .first()
@@ -125,8 +128,8 @@ pub fn simulate(
     let mut notes = Vec::new();
     if ra.players != rb.players {
         notes.push(format!(
-            "the players differ ({} and {}): win rates are compared for players of the same name; the first \
-             player's win rate, draws, capped games, length and captures for any pair",
+            "the sides differ ({} and {}): win rates are compared for sides (players, or teams) of the same \
+             name; the first player's win rate, draws, capped games, length and captures for any pair",
             ra.players.join(", "),
             rb.players.join(", ")
         ));

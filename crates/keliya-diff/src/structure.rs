@@ -58,6 +58,7 @@ pub fn structural(a: Side<'_>, b: Side<'_>) -> Diff {
     d.metadata();
     d.sources();
     d.players();
+    d.keyed_generic(Section::Players, "teams", "team");
     d.pieces();
     d.board(same_family);
     d.setup();

@@ -688,3 +688,49 @@ fn simulating_two_families_compares_what_both_have() {
     .unwrap();
     assert_eq!(again.comparisons, s.comparisons);
 }
+
+#[test]
+fn teams_are_compared_as_written_and_simulated_as_sides() {
+    // Six players extend four: each team gains a seat.
+    let d = diff("pancha-keliya/four-players", "pancha-keliya/six-players");
+    for (team, after) in [("team_a", "[a, a2, a3]"), ("team_b", "[b, b2, b3]")] {
+        let c = change(&d, &format!("teams.{team}"));
+        assert_eq!(
+            (c.section, c.kind),
+            (Section::Players, Kind::Changed),
+            "{c:?}"
+        );
+        assert!(c.b[0].text.contains(after), "{c:?}");
+    }
+    let (la, lb) = (load("pancha-keliya"), load("pancha-keliya/four-players"));
+    let (ga, gb) = (
+        la.result.as_ref().unwrap().game(),
+        lb.result.as_ref().unwrap().game(),
+    );
+    let options = SimOptions {
+        games: 20,
+        seed: 3,
+        agents: vec!["random".into()],
+        threads: 1,
+    };
+    let s = simulate(("two", ga), ("four", gb), &options, &|| {}).unwrap();
+    let keys: Vec<&str> = s.comparisons.iter().map(|c| c.key.as_str()).collect();
+    for k in ["win_rate.a", "win_rate.team_a", "win_rate.team_b"] {
+        assert!(keys.contains(&k), "{keys:?}");
+    }
+    assert!(
+        !keys.contains(&"win_rate.a2"),
+        "a seat in a team is not a side: {keys:?}"
+    );
+    let v = s.to_json();
+    assert_eq!(v["b"]["first_player"], "team_a", "the first player's side");
+    assert_eq!(
+        v["b"]["wins"]["team_a"], v["a"]["wins"]["a"],
+        "the same games, won by the team"
+    );
+    assert!(
+        s.notes.iter().any(|n| n.contains("the sides differ")),
+        "{:?}",
+        s.notes
+    );
+}

@@ -34,6 +34,21 @@ pub struct PlayerDef {
     pub display: String,
 }
 
+/// Players who play as one side (`teams:` in a ruleset): whichever of them the rules name as the winner,
+/// the team wins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamDef {
+    pub name: String,
+    pub players: Vec<PlayerId>,
+}
+
+/// One side of a game as its results are reported: a team, or a player in no team.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Side {
+    pub name: String,
+    pub players: Vec<PlayerId>,
+}
+
 #[derive(Clone, Debug)]
 pub struct PieceDef {
     pub name: String,
@@ -121,6 +136,8 @@ pub struct Game {
     pub name: String,
     pub board: Board,
     pub players: Vec<PlayerDef>,
+    /// Players who play as one side; a player may be in one team at most (none: every player is a side).
+    pub teams: Vec<TeamDef>,
     pub pieces: Vec<PieceDef>,
     pub vars: Vec<VarDef>,
     /// Counts per (site, piece) at the start.
@@ -190,6 +207,33 @@ impl Game {
     }
     pub fn var_slots(&self) -> usize {
         self.var_slot(self.vars.len(), None)
+    }
+    /// The sides results are reported by, in the order of their first players: each team, and each
+    /// player in no team.
+    pub fn sides(&self) -> Vec<Side> {
+        let mut sides: Vec<Side> = Vec::new();
+        for (i, player) in self.players.iter().enumerate() {
+            let p = i as PlayerId;
+            match self.teams.iter().find(|t| t.players.contains(&p)) {
+                Some(team) if sides.iter().any(|s| s.name == team.name) => {}
+                Some(team) => sides.push(Side {
+                    name: team.name.clone(),
+                    players: team.players.clone(),
+                }),
+                None => sides.push(Side {
+                    name: player.name.clone(),
+                    players: vec![p],
+                }),
+            }
+        }
+        sides
+    }
+    /// The name of `p`'s side: its team's, or its own.
+    pub fn side_name(&self, p: PlayerId) -> &str {
+        match self.teams.iter().find(|t| t.players.contains(&p)) {
+            Some(team) => &team.name,
+            None => self.players.get(p as usize).map_or("", |d| &d.name),
+        }
     }
     pub fn next_player(&self, p: PlayerId) -> PlayerId {
         let i = self.turn_order.iter().position(|&q| q == p).unwrap_or(0);

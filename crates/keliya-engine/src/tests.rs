@@ -59,6 +59,7 @@ fn three_in_a_row() -> Game {
     Game {
         name: "test".into(),
         board,
+        teams: Vec::new(),
         players: vec![PlayerDef {
             name: "one".into(),
             display: "one".into(),

@@ -1,6 +1,6 @@
 //! Self-play: one game with a set of agents, many games in parallel, and their statistics.
 
-use keliya_engine::{EngineError, Game, Reason, State, Successors};
+use keliya_engine::{EngineError, Game, Reason, Side, State, Successors};
 use rayon::prelude::*;
 
 use crate::Dice;
@@ -164,6 +164,7 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
 pub struct SimulationStats {
     pub games: u64,
     pub seed: u64,
+    /// Wins per side of the game ([`Game::sides`]), in that order: a team's are its players' together.
     pub wins: Vec<u64>,
     pub draws: u64,
     pub capped: u64,
@@ -174,16 +175,21 @@ pub struct SimulationStats {
 }
 
 impl SimulationStats {
-    pub fn from_summaries(games: &[GameSummary], seed: u64, players: usize) -> Self {
+    /// The statistics of `games`, their wins counted by `sides` ([`Game::sides`]).
+    pub fn from_summaries(games: &[GameSummary], seed: u64, sides: &[Side]) -> Self {
         let mut stats = SimulationStats {
             games: games.len() as u64,
             seed,
-            wins: vec![0; players],
+            wins: vec![0; sides.len()],
             ..Default::default()
         };
         for g in games {
             match g.winner {
-                Some(w) => stats.wins[w as usize] += 1,
+                Some(w) => {
+                    if let Some(side) = sides.iter().position(|s| s.players.contains(&w)) {
+                        stats.wins[side] += 1;
+                    }
+                }
                 None => stats.draws += 1,
             }
             stats.capped += g.capped as u64;
@@ -285,7 +291,7 @@ pub fn simulate(game: &Game, games: u64, seed: u64) -> Result<SimulationStats, E
     Ok(SimulationStats::from_summaries(
         &summaries,
         seed,
-        game.players.len(),
+        &game.sides(),
     ))
 }
 

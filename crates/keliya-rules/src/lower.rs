@@ -4,7 +4,8 @@
 use keliya_board::{BoardSpec, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
 use keliya_dsl as dsl;
 use keliya_engine::{
-    self as eng, Caps, EndDef, Game, NotationPart, PieceDef, PlayerDef, RuleDef, ThrowRow, VarDef,
+    self as eng, Caps, EndDef, Game, NotationPart, PieceDef, PlayerDef, RuleDef, TeamDef, ThrowRow,
+    VarDef,
 };
 
 use crate::diag::{Diagnostic, Loc, Sources};
@@ -23,6 +24,7 @@ pub const TOP_KEYS: &[&str] = &[
     "sources",
     "players",
     "turn_order",
+    "teams",
     "pieces",
     "board",
     "setup",
@@ -382,6 +384,10 @@ pub(crate) fn lower(
         }
     }
 
+    let teams = get("teams")
+        .map(|t| teams(&mut cx, t, &names))
+        .unwrap_or_default();
+
     let turn_order: Vec<u8> = match get("turn_order") {
         Some(n) => match &n.value {
             Value::Seq(items) => items
@@ -494,6 +500,7 @@ pub(crate) fn lower(
                         display: d.clone(),
                     })
                     .collect(),
+                teams,
                 pieces: names
                     .pieces
                     .iter()
@@ -870,6 +877,56 @@ impl Cx<'_> {
             }
         }
     }
+}
+
+/// `teams:`, a mapping of each team's name to its players: every name a player's, each player in one team
+/// at most, no team named as a player (results are reported by team, `Game::sides`).
+fn teams(cx: &mut Cx<'_>, node: &Node, names: &Names) -> Vec<TeamDef> {
+    let mut teams: Vec<TeamDef> = Vec::new();
+    for (k, v) in cx.map(node, "teams").unwrap_or(&[]) {
+        if names.players.iter().any(|(p, _)| *p == k.name) {
+            cx.err(
+                k.loc,
+                format!(
+                    "team `{}` has the name of a player; a team needs a name of its own",
+                    k.name
+                ),
+            );
+            continue;
+        }
+        let Value::Seq(items) = &v.value else {
+            cx.err(
+                v.loc,
+                format!("team `{}` is a list of players, found {}", k.name, v.kind()),
+            );
+            continue;
+        };
+        let mut players = Vec::new();
+        for item in items {
+            let Some(p) = cx.player_ref(item, names) else {
+                continue;
+            };
+            let name = &names.players[p as usize].0;
+            if let Some(other) = teams.iter().find(|t| t.players.contains(&p)) {
+                cx.err(
+                    item.loc,
+                    format!("player `{name}` is already in team `{}`", other.name),
+                );
+            } else if players.contains(&p) {
+                cx.err(item.loc, format!("player `{name}` is listed twice"));
+            } else {
+                players.push(p);
+            }
+        }
+        if items.is_empty() {
+            cx.err(v.loc, format!("team `{}` has no players", k.name));
+        }
+        teams.push(TeamDef {
+            name: k.name.clone(),
+            players,
+        });
+    }
+    teams
 }
 
 /// A board error is located at its spec item: an edge's end, or a whole line or track. When the message
