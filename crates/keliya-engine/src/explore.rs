@@ -8,7 +8,7 @@
 //! Loops without a choice point inside run as plain loops; the Rust stack grows only with the choice points
 //! of the path being explored.
 
-use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
+use crate::interp::{Choice, EngineError, Head, Successors};
 use crate::ir::*;
 use crate::run::{Listing, Run, Scratch};
 use crate::state::Outcome;
@@ -494,40 +494,5 @@ impl<'g, 's> Explorer<'g, 's> {
         let options = self.options.get(start..end).unwrap_or_default();
         self.found
             .push_options(head, point, options, (&run.locals, run.steps));
-    }
-
-    /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the move's
-    /// option is bound, and the rest of the rule, compiled when the ruleset was (see tail.rs), runs to its
-    /// end. `st` is left as the move leaves it; the result says what the move decided.
-    pub(crate) fn unpause(
-        &mut self,
-        st: &mut Scratch,
-        found: &FoundMove,
-        locals: &[Value],
-        steps: u32,
-    ) -> Result<Decided, Box<EngineError>> {
-        let game = self.game;
-        let mismatch = || {
-            Box::new(EngineError {
-                rule: game.rule_name(found.rule).to_string(),
-                at: 0,
-                message: "the move's choices do not match the rule".into(),
-            })
-        };
-        let (Some(rule), Some(choice)) = (game.rules.get(found.rule as usize), found.last) else {
-            return Err(mismatch());
-        };
-        let (_, tails, rule_locals) = game.body_for(rule, st.to_move);
-        let Some(tail) = tails.get(choice.point as usize).and_then(Option::as_ref) else {
-            return Err(mismatch());
-        };
-        if locals.len() != rule_locals {
-            return Err(mismatch());
-        }
-        let mut run = Run::resumed(game, found.rule, locals, steps, found.decided);
-        run.preference = found.preference;
-        self.rule = found.rule;
-        tail.run(&mut run, st, choice.values, &mut self.options)?;
-        Ok(run.decided())
     }
 }

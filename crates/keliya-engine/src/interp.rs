@@ -616,12 +616,7 @@ impl Game {
             }
             MadeRef::Paused { locals, steps } => {
                 let mut scratch = Scratch::from_state(st);
-                let decided = Explorer::new(self, Mode::Replay, false, Successors::new()).unpause(
-                    &mut scratch,
-                    &found,
-                    locals,
-                    steps,
-                )?;
+                let decided = self.unpause(&mut scratch, &found, locals, steps)?;
                 self.finish(scratch.into_state(), decided, false)
             }
             MadeRef::NotKept => Err(not_found()),

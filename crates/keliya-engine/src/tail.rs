@@ -16,7 +16,8 @@
 use std::panic::RefUnwindSafe;
 use std::sync::Arc;
 
-use crate::interp::EngineError;
+use crate::explore::Decided;
+use crate::interp::{EngineError, FoundMove};
 use crate::ir::*;
 use crate::run::{Run, Scratch};
 use crate::state::State;
@@ -37,6 +38,8 @@ pub struct Tail {
     /// The choice point's variables, bound to the move's option first.
     slots: Box<[u16]>,
     steps: Arc<[Step]>,
+    /// Some step lists the options of a `for`, which need a list.
+    lists: bool,
 }
 
 impl std::fmt::Debug for Tail {
@@ -48,15 +51,56 @@ impl std::fmt::Debug for Tail {
 impl Tail {
     /// Binds `values` to the choice's variables and runs the rest of the rule, up to its end or to a
     /// decided game.
-    pub(crate) fn run(
-        &self,
-        run: &mut Run<'_>,
-        st: &mut Scratch<'_>,
-        values: [Value; 2],
-        items: &mut Vec<[Value; 2]>,
-    ) -> Done {
+    fn run(&self, run: &mut Run<'_>, st: &mut Scratch<'_>, values: [Value; 2]) -> Done {
         run.bind(&self.slots, values);
-        steps(&self.steps, run, st, items)
+        if !self.lists {
+            return steps(&self.steps, run, st, &mut Vec::new());
+        }
+        let mut items = SPARE_ITEMS.with(|spare| spare.take());
+        let done = steps(&self.steps, run, st, &mut items);
+        items.clear();
+        SPARE_ITEMS.with(|spare| spare.set(items));
+        done
+    }
+}
+
+thread_local! {
+    /// The option list of the last tail with a `for` run on this thread, kept for the next.
+    static SPARE_ITEMS: std::cell::Cell<Vec<[Value; 2]>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Game {
+    /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the
+    /// move's option is bound, and the rest of the rule runs to its end. `st` is left as the move leaves
+    /// it; the result says what the move decided.
+    pub(crate) fn unpause(
+        &self,
+        st: &mut Scratch,
+        found: &FoundMove,
+        locals: &[Value],
+        steps: u32,
+    ) -> Result<Decided, Box<EngineError>> {
+        let mismatch = || {
+            Box::new(EngineError {
+                rule: self.rule_name(found.rule).to_string(),
+                at: 0,
+                message: "the move's choices do not match the rule".into(),
+            })
+        };
+        let (Some(rule), Some(choice)) = (self.rules.get(found.rule as usize), found.last) else {
+            return Err(mismatch());
+        };
+        let (_, tails, rule_locals) = self.body_for(rule, st.to_move);
+        let Some(tail) = tails.get(choice.point as usize).and_then(Option::as_ref) else {
+            return Err(mismatch());
+        };
+        if locals.len() != rule_locals {
+            return Err(mismatch());
+        }
+        let mut run = Run::resumed(self, found.rule, locals, steps, found.decided);
+        run.preference = found.preference;
+        tail.run(&mut run, st, choice.values)?;
+        Ok(run.decided())
     }
 }
 
@@ -114,9 +158,11 @@ impl<'g> Compiler<'g> {
                         for rest in after.iter().rev() {
                             list.extend(self.block(rest));
                         }
+                        let lists = has_for(body) || after.iter().any(|rest| has_for(rest));
                         *tail = Some(Tail {
                             slots: slots.as_slice().into(),
                             steps: list.into(),
+                            lists,
                         });
                     }
                     self.record(body, after, tails);
@@ -298,6 +344,18 @@ impl<'g> Compiler<'g> {
         };
         (usize::from(var) < self.game.vars.len()).then(|| self.game.var_slot(var as usize, player))
     }
+}
+
+/// Whether a block has a `for` anywhere.
+fn has_for(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::For { .. } => true,
+        Stmt::Choose { body, .. } | Stmt::While { body, .. } => has_for(body),
+        Stmt::If {
+            then, otherwise, ..
+        } => has_for(then) || has_for(otherwise),
+        Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => false,
+    })
 }
 
 /// An effect on `N` arguments, each evaluated in order into the values `apply` takes.
