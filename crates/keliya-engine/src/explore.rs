@@ -481,7 +481,7 @@ impl<'g, 's> Explorer<'g, 's> {
 
     /// Records one move per option of a `last` choice point listed from `start` on. Nothing after the
     /// choice decides which moves exist, so the rule stops here; the run as it is (locals, steps, what it
-    /// has decided) is kept with each move to go on from when the move is played ([`Explorer::unpause`]).
+    /// has decided) is kept with each move to go on from when the move is played ([`Game::unpause`]).
     fn paused_leaves(&mut self, run: &Run<'g>, point: u16, start: usize) {
         let room = self.limit.saturating_sub(self.found.len());
         let end = self.options.len().min(start.saturating_add(room));

@@ -219,7 +219,7 @@ impl<'a> Run<'a> {
         Run::with_locals(game, rule, 0)
     }
 
-    /// A run of `rule` going on from where a search paused it (see `Explorer::unpause`), with the
+    /// A run of `rule` going on from where a search paused it (see `Game::unpause`), with the
     /// locals, loop steps and decisions it had there.
     pub(crate) fn resumed(
         game: &'a Game,
