@@ -1636,3 +1636,47 @@ fn the_rest_of_a_move_after_its_last_choice_runs_as_written_when_the_move_is_pla
         "north has no move to t2, where south's pawn stands"
     );
 }
+
+#[test]
+fn teams_are_refused_with_the_reason_at_the_name_or_player_at_fault() {
+    let cases = [
+        (
+            "teams: {a: [a]}",
+            "4:9",
+            "team `a` has the name of a player",
+        ),
+        (
+            "teams: {t: b}",
+            "4:12",
+            "team `t` is a list of players, found a string",
+        ),
+        ("teams: {t: []}", "4:12", "team `t` has no players"),
+        ("teams: {\"\": [c]}", "4:9", "a team needs a name"),
+        (
+            "teams: {team_b: [b, b2, b2]}",
+            "4:25",
+            "player `b2` is listed twice",
+        ),
+        (
+            "teams: {t: [a2]}",
+            "4:13",
+            "player `a2` is already in team `team_a`",
+        ),
+        ("teams: {t: [a9]}", "4:13", "unknown player `a9`"),
+    ];
+    for (i, (teams, at, message)) in cases.into_iter().enumerate() {
+        let yaml =
+            format!("keliya: 1\ntitle: teams\nextends: pancha-keliya/four-players\n{teams}\n");
+        let path = ruleset(&format!("teams-{i}"), &yaml);
+        let loaded = keliya_rules::load(&keliya_tests::catalog(), &path);
+        let Err(diags) = loaded.result else {
+            panic!("{teams}: loaded");
+        };
+        let first = loaded.sources.short(&diags[0]);
+        let first = first.lines().next().unwrap();
+        assert!(
+            first.contains(&format!("teams-{i}.yaml:{at}: error: {message}")),
+            "{teams}: {first}"
+        );
+    }
+}

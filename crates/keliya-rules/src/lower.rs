@@ -884,6 +884,10 @@ impl Cx<'_> {
 fn teams(cx: &mut Cx<'_>, node: &Node, names: &Names) -> Vec<TeamDef> {
     let mut teams: Vec<TeamDef> = Vec::new();
     for (k, v) in cx.map(node, "teams").unwrap_or(&[]) {
+        if k.name.trim().is_empty() {
+            cx.err(k.loc, "a team needs a name");
+            continue;
+        }
         if names.players.iter().any(|(p, _)| *p == k.name) {
             cx.err(
                 k.loc,
