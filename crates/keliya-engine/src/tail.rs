@@ -24,7 +24,7 @@ use crate::state::State;
 use crate::{Game, PlayerId};
 
 type Done = Result<(), Box<EngineError>>;
-/// One compiled statement. The list is the explorer's option list, for the options of a `for`.
+/// One compiled statement. The list holds the options of the `for` loops it is in.
 type Step = Box<
     dyn for<'a, 'p> Fn(&mut Run<'a>, &mut Scratch<'p>, &mut Vec<[Value; 2]>) -> Done
         + Send
@@ -107,12 +107,12 @@ impl Game {
 /// Runs a block's steps; a decided game (`win`, `draw`) ends the rule, so nothing after it runs.
 #[inline]
 fn steps(
-    steps: &[Step],
+    list: &[Step],
     run: &mut Run<'_>,
     st: &mut Scratch<'_>,
     items: &mut Vec<[Value; 2]>,
 ) -> Done {
-    for step in steps {
+    for step in list {
         if run.result.is_some() {
             return Ok(());
         }
