@@ -1680,3 +1680,37 @@ fn teams_are_refused_with_the_reason_at_the_name_or_player_at_fault() {
         );
     }
 }
+
+#[test]
+fn words_yaml_reads_as_booleans_are_the_text_written_where_a_name_or_text_is_expected() {
+    // YAML reads a plain `no`, `yes`, `on` or `off` as a boolean: a site called `no` would be `false`.
+    let yaml = r#"
+keliya: 1
+title: Norway
+extends: hat-diviyan-keliya
+players:
+  prey: {display: yes}
+board:
+  sites:
+    on: {at: [5, 5]}
+    no: {at: [6, 6]}
+    "off": {at: [7, 7]}
+  edges:
+    on: [no, R3]
+    no: ["off"]
+"#;
+    let path = ruleset("norway", yaml);
+    let c = keliya_tests::compile(&path);
+    let g = c.game();
+    for name in ["on", "no", "off"] {
+        assert!(g.board.site(name).is_some(), "site `{name}`");
+    }
+    assert!(g.board.site("false").is_none() && g.board.site("true").is_none());
+    let (on, no) = (g.board.site("on").unwrap(), g.board.site("no").unwrap());
+    assert!(
+        g.board.neighbours(on).contains(&no),
+        "the edge `on: [no, ...]`"
+    );
+    let prey = g.player("prey").unwrap();
+    assert_eq!(g.players[prey as usize].display, "yes");
+}

@@ -773,6 +773,15 @@ impl Cx<'_> {
         match &node.value {
             Value::Str(s) => Some(s.clone()),
             Value::Int(i) => Some(i.to_string()),
+            // YAML reads a plain `no`, `yes`, `on` or `off` as a boolean; where text is expected (a site
+            // called `no`, a player shown as `yes`) it is the text written.
+            Value::Bool(_) => {
+                let text = self.sources.text(node.loc.file);
+                match (text.get(node.loc.start..node.loc.end), &node.value) {
+                    (Some(written), _) if !written.is_empty() => Some(written.to_string()),
+                    (_, value) => Some(matches!(value, Value::Bool(true)).to_string()),
+                }
+            }
             _ => {
                 self.err(
                     node.loc,

@@ -348,6 +348,20 @@ fn loc_of(l: &serde_saphyr::Location, file: FileId, text: &str) -> Loc {
     }
 }
 
+/// A key's name: YAML reads a plain key `no`, `yes`, `on` or `off` as a boolean, which would name a site
+/// `false` or `true`; the name is the text written.
+fn key_name(parsed: String, loc: Loc, text: &str) -> String {
+    if parsed != "true" && parsed != "false" {
+        return parsed;
+    }
+    match text.get(loc.start..loc.end) {
+        Some(written) if !written.is_empty() && !written.starts_with(['"', '\'']) => {
+            written.to_string()
+        }
+        _ => parsed,
+    }
+}
+
 fn convert(r: Spanned<Raw>, file: FileId, text: &str) -> Node {
     let loc = loc_of(&r.referenced, file, text);
     let value = match r.value {
@@ -360,10 +374,11 @@ fn convert(r: Spanned<Raw>, file: FileId, text: &str) -> Node {
         Raw::Map(v) => Value::Map(
             v.into_iter()
                 .map(|(k, x)| {
+                    let loc = loc_of(&k.referenced, file, text);
                     (
                         Key {
-                            name: k.value,
-                            loc: loc_of(&k.referenced, file, text),
+                            name: key_name(k.value, loc, text),
+                            loc,
                         },
                         convert(x, file, text),
                     )
