@@ -1714,3 +1714,23 @@ board:
     let prey = g.player("prey").unwrap();
     assert_eq!(g.players[prey as usize].display, "yes");
 }
+
+#[test]
+fn doubled_braces_in_a_notation_are_braces() {
+    let path = ruleset(
+        "braces",
+        &RACE.replace(
+            r#"notation: "{from}+""#,
+            r#"notation: "{{{from}}}+ }} {{from}}""#,
+        ),
+    );
+    let mut s = Scenario::new(&path);
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["{t1}+ } {from}"]);
+    s.play("{t1}+ } {from}");
+    assert_eq!(
+        s.count("t2", "pawn"),
+        1,
+        "the move is read back by its notation"
+    );
+}

@@ -665,10 +665,22 @@ fn notation_parts(
     };
     let mut parts = Vec::new();
     let mut ok = true;
-    let mut from = 0;
-    while let Some(i) = template[from..].find('{').map(|i| from + i) {
-        if i > from {
-            parts.push(NotationPart::Text(template[from..i].to_string()));
+    // Text between placeholders, `{{` and `}}` written as one brace each.
+    let mut text = String::new();
+    let mut i = 0;
+    while let Some(c) = template[i..].chars().next() {
+        if template[i..].starts_with("{{") || template[i..].starts_with("}}") {
+            text.push(c);
+            i += 2;
+            continue;
+        }
+        if c != '{' {
+            text.push(c);
+            i += c.len_utf8();
+            continue;
+        }
+        if !text.is_empty() {
+            parts.push(NotationPart::Text(std::mem::take(&mut text)));
         }
         // A `{` met before the `}` means this one was left open: `{to*x {from}` is not a separator
         // `x {from`.
@@ -718,10 +730,10 @@ fn notation_parts(
             },
             None => NotationPart::Last(name.to_string()),
         });
-        from = j + 1;
+        i = j + 1;
     }
-    if from < template.len() {
-        parts.push(NotationPart::Text(template[from..].to_string()));
+    if !text.is_empty() {
+        parts.push(NotationPart::Text(text));
     }
     ok.then_some(parts)
 }
