@@ -24,7 +24,7 @@ pub struct SimOptions {
 pub struct Run {
     pub ruleset: String,
     /// The sides results are counted by (`Game::sides`: players, or teams), as `stats.wins`.
-    pub players: Vec<String>,
+    pub sides: Vec<String>,
     /// The side of the first player in turn order.
     pub first: String,
     pub agents: Vec<String>,
@@ -109,7 +109,7 @@ pub fn simulate(
         let stats = SimulationStats::from_summaries(&summaries, options.seed, &sides);
         Ok(Run {
             ruleset: name.to_string(),
-            players: sides.iter().map(|s| s.name.clone()).collect(),
+            sides: sides.iter().map(|s| s.name.clone()).collect(),
             first: game
                 .turn_order
                 .first()
@@ -126,12 +126,12 @@ pub fn simulate(
     };
     let (ra, rb) = (run(a)?, run(b)?);
     let mut notes = Vec::new();
-    if ra.players != rb.players {
+    if ra.sides != rb.sides {
         notes.push(format!(
             "the sides differ ({} and {}): win rates are compared for sides (players, or teams) of the same \
              name; the first player's win rate, draws, capped games, length and captures for any pair",
-            ra.players.join(", "),
-            rb.players.join(", ")
+            ra.sides.join(", "),
+            rb.sides.join(", ")
         ));
     }
     let comparisons = compare(&ra, &rb);
@@ -204,19 +204,19 @@ fn mean_comparison(key: &str, label: &str, a: &[f64], b: &[f64]) -> Comparison {
 fn compare(a: &Run, b: &Run) -> Vec<Comparison> {
     let (na, nb) = (a.stats.games, b.stats.games);
     let mut out = Vec::new();
-    let mut players = a.players.clone();
-    for p in &b.players {
-        if !players.contains(p) {
-            players.push(p.clone());
+    let mut sides = a.sides.clone();
+    for p in &b.sides {
+        if !sides.contains(p) {
+            sides.push(p.clone());
         }
     }
     let wins = |r: &Run, p: &str| {
-        r.players
+        r.sides
             .iter()
             .position(|q| q == p)
             .map(|i| (r.stats.wins[i], r.stats.games))
     };
-    for p in &players {
+    for p in &sides {
         out.push(rate_comparison(
             format!("win_rate.{p}"),
             format!("{p} wins"),
@@ -305,13 +305,13 @@ impl Simulation {
 fn run_json(r: &Run) -> Value {
     let s = &r.stats;
     let wins: Map<String, Value> = r
-        .players
+        .sides
         .iter()
         .zip(&s.wins)
         .map(|(p, w)| (p.clone(), json!(w)))
         .collect();
     let rates: Map<String, Value> = r
-        .players
+        .sides
         .iter()
         .zip(&s.wins)
         .map(|(p, &w)| {
