@@ -370,13 +370,16 @@ impl Clone for State {
 impl State {
     /// The pieces of one kind on the whole board, off-board places included.
     pub fn total(&self, game: &Game, piece: u8) -> i64 {
-        // One stride through the list: the sum over sites of `count` checked every index.
-        let cells = self.counts.get(piece as usize..).unwrap_or_default();
-        cells
-            .iter()
-            .step_by(game.piece_count().max(1))
-            .map(|&n| i64::from(n))
-            .sum()
+        // One stride through the list (the sum over sites of `count` checked every index), as a plain
+        // loop: `step_by` cost the sowing games' conservation check a third more.
+        let k = game.piece_count().max(1);
+        let cells: &[u16] = &self.counts;
+        let (mut sum, mut i) = (0u64, piece as usize);
+        while i < cells.len() {
+            sum += u64::from(cells[i]);
+            i += k;
+        }
+        sum as i64
     }
     pub fn count(&self, game: &Game, site: u16, piece: u8) -> u16 {
         self.counts[site as usize * game.piece_count() + piece as usize]
