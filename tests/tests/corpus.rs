@@ -50,7 +50,7 @@ fn every_game_ends_with_its_invariants_holding_throughout() {
                         .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
                     // The search that keeps positions finds the same moves, in the same order, and
                     // the position it kept for the chosen move is the one `apply` makes, played from
-                    // the list or taken out of it.
+                    // the list (on a copy, or in place) or taken out of it.
                     game.successors_into(&st, &mut found).expect("successors");
                     let found_moves: Vec<_> = found.moves().collect();
                     assert_eq!(found_moves, moves, "{name} game {i} ply {}", st.ply);
@@ -58,6 +58,10 @@ fn every_game_ends_with_its_invariants_holding_throughout() {
                         .advance_found(st.clone(), &found, k)
                         .expect("found move");
                     assert_eq!(kept, after, "{name} game {i} ply {}", st.ply);
+                    let mut in_place = st.clone();
+                    game.advance_found_in_place(&mut in_place, &found, k)
+                        .expect("found move, in place");
+                    assert_eq!(in_place, after, "{name} game {i} ply {}", st.ply);
                     let taken = found.get(k).expect("the chosen move is found");
                     let kept = game.apply_successor(&st, taken).expect("successor");
                     assert_eq!(kept, after, "{name} game {i} ply {}", st.ply);

@@ -92,8 +92,8 @@ pub(crate) struct Explorer<'g, 's> {
     /// The trail's length when the rule began: a path's changes are the trail after it.
     start: usize,
     limit: usize,
-    /// The complete paths found, in order.
-    pub(crate) found: Successors,
+    /// The complete paths found, in order (the caller's list, filled in place).
+    pub(crate) found: &'s mut Successors,
 }
 
 type Found = Result<Flow, Box<EngineError>>;
@@ -117,7 +117,12 @@ impl Drop for Explorer<'_, '_> {
 
 impl<'g, 's> Explorer<'g, 's> {
     /// An explorer that adds the moves it finds to `found`.
-    pub(crate) fn new(game: &'g Game, mode: Mode, keep_changes: bool, found: Successors) -> Self {
+    pub(crate) fn new(
+        game: &'g Game,
+        mode: Mode,
+        keep_changes: bool,
+        found: &'s mut Successors,
+    ) -> Self {
         Explorer {
             game,
             rule: 0,

@@ -488,7 +488,7 @@ impl Game {
     }
 
     /// The position after the player chose to play the held throw `row` next: nothing else changes.
-    fn take_throw(&self, mut st: State, row: u8) -> Result<State, EngineError> {
+    fn take_throw(&self, st: &mut State, row: u8) -> Result<(), EngineError> {
         let refused = |message: &str| EngineError {
             rule: self.rule_name(TAKE_RULE + u16::from(row)).to_string(),
             at: 0,
@@ -502,7 +502,7 @@ impl Game {
         }
         st.throw = st.held.remove(i);
         st.ply += 1;
-        Ok(st)
+        Ok(())
     }
 
     /// All legal moves of the player to move. A player with no move gets the single move `pass`.
@@ -576,31 +576,46 @@ impl Game {
             },
             found_in: s.found_in,
         };
-        self.advance_by(st, found)
+        let mut st = st;
+        self.advance_by(&mut st, found)?;
+        Ok(st)
     }
 
     /// The position after the `i`th move of `found`, which [`Game::successors_into`] found in `st`,
     /// changed into the next one as [`Game::advance`] does.
     pub fn advance_found(
         &self,
-        st: State,
+        mut st: State,
         found: &Successors,
         i: usize,
     ) -> Result<State, EngineError> {
+        self.advance_found_in_place(&mut st, found, i)?;
+        Ok(st)
+    }
+
+    /// [`Game::advance_found`] on a position changed in place (a playout's loop: the position is not
+    /// moved in and out of the call). On an error the position is left unfinished, and is lost with the
+    /// move as it is there.
+    pub fn advance_found_in_place(
+        &self,
+        st: &mut State,
+        found: &Successors,
+        i: usize,
+    ) -> Result<(), EngineError> {
         match found.found(i) {
             Some(found) => self.advance_by(st, found),
             None => Err(no_such_move(i, found.len())),
         }
     }
 
-    fn advance_by(&self, st: State, found: FoundMove) -> Result<State, EngineError> {
+    fn advance_by(&self, st: &mut State, found: FoundMove) -> Result<(), EngineError> {
         let not_found = || EngineError {
             rule: self.rule_name(found.rule).to_string(),
             at: 0,
             message: "this move was not found in this position by `successors` (use `apply`)"
                 .into(),
         };
-        if found.found_in != self.stamp(&st) {
+        if found.found_in != self.stamp(st) {
             return Err(not_found());
         }
         if let Some(row) = taken(found.rule) {
@@ -608,16 +623,14 @@ impl Game {
         }
         match found.made {
             MadeRef::Written(changes) => {
-                let mut next = st;
-                if !replay(&mut next, changes) {
+                if !replay(st, changes) {
                     return Err(not_found());
                 }
-                self.finish(next, found.decided, found.rule == PASS_RULE)
+                self.finish(st, found.decided, found.rule == PASS_RULE)
             }
             MadeRef::Paused { locals, steps } => {
-                let mut scratch = Scratch::from_state(st);
-                let decided = self.unpause(&mut scratch, &found, locals, steps)?;
-                self.finish(scratch.into_state(), decided, false)
+                let decided = self.unpause(&mut Scratch::played(st), &found, locals, steps)?;
+                self.finish(st, decided, false)
             }
             MadeRef::NotKept => Err(not_found()),
         }
@@ -626,7 +639,8 @@ impl Game {
     /// Runs `mv`'s rule along its choices, each checked to be an option where it is made: the position
     /// the rule leaves and what it decided, before the turn's bookkeeping.
     fn run_along(&self, st: &State, mv: &Move) -> Result<(State, Decided), EngineError> {
-        let mut explorer = Explorer::new(self, Mode::Replay, false, Successors::new());
+        let mut found = Successors::new();
+        let mut explorer = Explorer::new(self, Mode::Replay, false, &mut found);
         let mut scratch = Scratch::new(st);
         explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
         match explorer.found.last_decided() {
@@ -707,7 +721,7 @@ impl Game {
             }
             return Ok(());
         }
-        let mut explorer = Explorer::new(self, Mode::Search, keep_changes, std::mem::take(found));
+        let mut explorer = Explorer::new(self, Mode::Search, keep_changes, found);
         explorer.set_limit(limit);
         let mut scratch = Scratch::new(st);
         // One run evaluates every rule's condition (conditions read no locals), named after the rule
@@ -727,13 +741,8 @@ impl Game {
                     continue;
                 }
             }
-            let explored = explorer.rule(&mut scratch, i as u16, &[]);
-            if let Err(e) = explored {
-                *found = std::mem::take(&mut explorer.found);
-                return Err(*e);
-            }
+            explorer.rule(&mut scratch, i as u16, &[])?;
         }
-        *found = std::mem::take(&mut explorer.found);
         Ok(())
     }
 
@@ -752,7 +761,9 @@ impl Game {
             return Err(illegal("a throw is due before the next move".into()));
         }
         if let Some(row) = mv.taken_throw() {
-            return self.take_throw(st.clone(), row);
+            let mut next = st.clone();
+            self.take_throw(&mut next, row)?;
+            return Ok(next);
         }
         if mv.is_pass() {
             if self.has_move(st, false)? || self.has_move(st, true)? {
@@ -760,7 +771,9 @@ impl Game {
                     "a player may pass only when no other move is legal".into(),
                 ));
             }
-            return self.finish(st.clone(), Decided::default(), true);
+            let mut next = st.clone();
+            self.finish(&mut next, Decided::default(), true)?;
+            return Ok(next);
         }
         let Some(rule) = self.rules.get(mv.rule as usize) else {
             return Err(illegal(format!("no rule number {}", mv.rule)));
@@ -773,7 +786,7 @@ impl Game {
         {
             return Err(illegal("the rule's condition does not hold".into()));
         }
-        let (next, decided) = self.run_along(st, mv)?;
+        let (mut next, decided) = self.run_along(st, mv)?;
         // A move its rule allows may still be outranked by another's `prefer(n)`, and a fallback rule
         // is used only when no ordinary rule gives a move: both need the other moves to tell.
         if (self.prefers || rule.fallback) && !self.legal_moves(st)?.contains(mv) {
@@ -783,16 +796,17 @@ impl Game {
                     .into(),
             ));
         }
-        self.finish(next, decided, false)
+        self.finish(&mut next, decided, false)?;
+        Ok(next)
     }
 
     /// The turn's bookkeeping after a move: the throw is spent, the game may be decided, the next player
     /// (or the same, on an extra throw) is settled in.
-    fn finish(&self, mut next: State, decided: Decided, pass: bool) -> Result<State, EngineError> {
+    fn finish(&self, next: &mut State, decided: Decided, pass: bool) -> Result<(), EngineError> {
         // A throw that cannot be used (a pass) is lost with any extra throw it would have given. (Stored
         // throws gave theirs when they were thrown.)
         let again = !pass
-            && !self.throws_capped(&next)
+            && !self.throws_capped(next)
             && (decided.again
                 || !self.stored_throws && next.throw.is_some_and(|t| self.throw_row(t).again));
         let captured = decided.captured;
@@ -804,7 +818,7 @@ impl Game {
         }
         if let Some(outcome) = decided.result {
             next.result = Some(outcome);
-            return Ok(next);
+            return Ok(());
         }
         // Held throws keep the turn with the player until they are played (or another is set to move).
         let turn_over = decided.next_mover.is_some() || !again && next.held.is_empty();
@@ -821,8 +835,7 @@ impl Game {
                 next.quiet_turns += 1;
             }
         }
-        self.begin_turn(&mut next, again)?;
-        Ok(next)
+        self.begin_turn(next, again)
     }
 
     /// The player has made as many throws in this turn as the ruleset allows (`throws.max_per_turn`).

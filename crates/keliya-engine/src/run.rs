@@ -25,8 +25,9 @@ enum Working<'p> {
     Searched(&'p State),
     Copy(State),
     /// A position given up to a move being played: changed in place, with no trail, since nothing is
-    /// taken back (a long sowing would otherwise grow the trail by a value per drop).
-    Played(State),
+    /// taken back (a long sowing would otherwise grow the trail by a value per drop). Borrowed, so that
+    /// the position is not moved in and out of the scratch.
+    Played(&'p mut State),
 }
 
 /// Values a move's effects wrote, in order: replayed on a copy of the position the move was found in,
@@ -68,7 +69,7 @@ impl<'p> Scratch<'p> {
         }
     }
     /// A working copy that is the position itself (a move played on a position given up).
-    pub(crate) fn from_state(state: State) -> Self {
+    pub(crate) fn played(state: &'p mut State) -> Self {
         Scratch {
             state: Working::Played(state),
             trail: SmallVec::new(),
@@ -80,7 +81,8 @@ impl<'p> Scratch<'p> {
             self.state = Working::Copy(st.clone());
         }
         match &mut self.state {
-            Working::Copy(state) | Working::Played(state) => state,
+            Working::Copy(state) => state,
+            Working::Played(state) => state,
             Working::Searched(_) => unreachable!("copied just above"),
         }
     }
@@ -103,7 +105,8 @@ impl<'p> Scratch<'p> {
     }
     pub(crate) fn into_state(self) -> State {
         match self.state {
-            Working::Copy(state) | Working::Played(state) => state,
+            Working::Copy(state) => state,
+            Working::Played(state) => state.clone(),
             Working::Searched(st) => st.clone(),
         }
     }
@@ -161,7 +164,8 @@ impl std::ops::Deref for Scratch<'_> {
     fn deref(&self) -> &State {
         match &self.state {
             Working::Searched(st) => st,
-            Working::Copy(state) | Working::Played(state) => state,
+            Working::Copy(state) => state,
+            Working::Played(state) => state,
         }
     }
 }

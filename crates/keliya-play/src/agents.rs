@@ -242,7 +242,7 @@ impl MctsAgent {
             }
             game.successors_into(&st, &mut found)?;
             let pick = dice.below(found.len());
-            st = game.advance_found(st, &found, pick)?;
+            game.advance_found_in_place(&mut st, &found, pick)?;
             plies += 1;
         }
         Ok(Self::rewards(game, &st))

@@ -99,11 +99,11 @@ pub fn play_game_with(
         game.successors_into(&st, &mut legal)?;
         let seat = st.to_move as usize % agents.len();
         let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
-        // (A choice past the end is refused by `advance_found`.)
+        // (A choice past the end is refused by `advance_found_in_place`.)
         if keep_moves && let Some(chosen) = legal.mv(k) {
             moves.push(game.notation(&chosen));
         }
-        st = game.advance_found(st, &legal, k)?;
+        game.advance_found_in_place(&mut st, &legal, k)?;
         steps += 1;
         check(game, &st, detail, steps)?;
     }
@@ -144,7 +144,7 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
         // one list serves every move.
         game.successors_into(&st, &mut found)?;
         let pick = dice.below(found.len());
-        st = game.advance_found(st, &found, pick)?;
+        game.advance_found_in_place(&mut st, &found, pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);
