@@ -157,10 +157,11 @@ impl Board {
         let i = self.index_on(t, from)? as i64;
         let n = track.points.len() as i64;
         let j = i + steps;
-        if track.cyclic {
-            Some(track.points[j.rem_euclid(n) as usize])
-        } else if (0..n).contains(&j) {
+        if (0..n).contains(&j) {
             Some(track.points[j as usize])
+        } else if track.cyclic {
+            // (Only past an end: the division is the dearest part of a sowing's step.)
+            Some(track.points[j.rem_euclid(n) as usize])
         } else {
             None
         }
