@@ -201,6 +201,11 @@ mod tests {
         // Counter-clockwise and round: after the last hole of row 2 comes the first of row 1.
         assert_eq!(board.along(0, cycle[13], 1), Some(cycle[0]));
         assert_eq!(board.along(0, cycle[0], -1), Some(cycle[13]));
+        // Any number of steps from the rules, without overflow: i64::MAX is 7 and i64::MIN is 6 modulo 14.
+        assert_eq!(board.along(0, cycle[1], i64::MAX), Some(cycle[8]));
+        assert_eq!(board.along(0, cycle[13], i64::MAX), Some(cycle[6]));
+        assert_eq!(board.along(0, cycle[0], i64::MIN), Some(cycle[6]));
+        assert_eq!(board.along(0, cycle[0], 28), Some(cycle[0]));
     }
 
     #[test]

@@ -156,12 +156,13 @@ impl Board {
         let track = &self.tracks[t];
         let i = self.index_on(t, from)? as i64;
         let n = track.points.len() as i64;
-        let j = i + steps;
+        // (Any number of steps, however large, from the rules: no overflow.)
+        let j = i.saturating_add(steps);
         if (0..n).contains(&j) {
             Some(track.points[j as usize])
         } else if track.cyclic {
             // (Only past an end: the division is the dearest part of a sowing's step.)
-            Some(track.points[j.rem_euclid(n) as usize])
+            Some(track.points[(i + steps.rem_euclid(n)).rem_euclid(n) as usize])
         } else {
             None
         }
@@ -491,6 +492,33 @@ mod tests {
         assert_eq!(board.leaps(c), &[(b, a)]);
         assert!(board.leaps(b).is_empty());
         assert_eq!(board.neighbours(b), &[a, c]);
+    }
+
+    #[test]
+    fn along_an_open_track_stops_at_its_ends_for_any_number_of_steps() {
+        let spec = BoardSpec {
+            sites: vec![site("a"), site("b"), site("c")],
+            tracks: vec![PathSpec {
+                name: "t".into(),
+                points: vec!["a".into(), "b".into(), "c".into()],
+                owner: None,
+                cyclic: false,
+                origin: 0,
+            }],
+            ..Default::default()
+        };
+        let board = spec.compile().unwrap();
+        let (a, b, c) = (
+            board.site("a").unwrap(),
+            board.site("b").unwrap(),
+            board.site("c").unwrap(),
+        );
+        assert_eq!(board.along(0, a, 2), Some(c));
+        assert_eq!(board.along(0, c, -1), Some(b));
+        assert_eq!(board.along(0, c, 1), None);
+        assert_eq!(board.along(0, a, -1), None);
+        assert_eq!(board.along(0, b, i64::MAX), None);
+        assert_eq!(board.along(0, b, i64::MIN), None);
     }
 
     #[test]
