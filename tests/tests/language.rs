@@ -1734,3 +1734,76 @@ fn doubled_braces_in_a_notation_are_braces() {
         "the move is read back by its notation"
     );
 }
+
+#[test]
+fn arithmetic_saturates_at_the_limits_and_division_by_zero_gives_zero() {
+    // Every result is read back from a variable: computed from variables as the move runs (the
+    // compiled expressions), or from constants alone (folded when the ruleset is compiled).
+    let path = ruleset(
+        "limits",
+        r#"
+title: Numbers at their limits
+family: test
+players: {a: {}, b: {}}
+pieces: {pawn: {}}
+board:
+  generate: [{track: {prefix: t, squares: 2}}]
+setup: {t1: {pawn: 1}}
+vars:
+  most: {initial: 2147483647}
+  least: {initial: 0}
+  zero: {initial: 0}
+  sum: {initial: 1}
+  difference: {initial: 1}
+  product: {initial: 1}
+  quotient: {initial: 1}
+  by_zero: {initial: 1}
+  remainder_by_zero: {initial: 1}
+  remainder_of_least: {initial: 1}
+  negated: {initial: 1}
+  folded_sum: {initial: 1}
+  folded_quotient: {initial: 1}
+  folded_negated: {initial: 1}
+rules:
+  compute:
+    do: |
+      // Literals stop at 2147483647: the limits of a 64-bit number are made by saturating.
+      most = most * most * most
+      least = 0 - most - 1
+      sum = most + 1
+      difference = least - 1
+      product = most * (zero - 2)
+      quotient = least / (zero - 1)
+      by_zero = most / zero
+      remainder_by_zero = most % zero
+      remainder_of_least = least % (zero - 1)
+      negated = -least
+      most += 1
+      least -= 1
+      folded_sum = 2147483647 * 2147483647 * 2147483647 + 1
+      folded_quotient = 7 / 0
+      folded_negated = -(0 - 2147483647 * 2147483647 * 2147483647 - 1)
+    notation: compute
+"#,
+    );
+    let mut s = Scenario::new(&path);
+    s.play("compute");
+    let (most, least) = (i64::MAX, i64::MIN);
+    for (name, expected) in [
+        ("sum", most),
+        ("difference", least),
+        ("product", least),
+        ("quotient", most),
+        ("by_zero", 0),
+        ("remainder_by_zero", 0),
+        ("remainder_of_least", 0),
+        ("negated", most),
+        ("most", most),
+        ("least", least),
+        ("folded_sum", most),
+        ("folded_quotient", 0),
+        ("folded_negated", most),
+    ] {
+        assert_eq!(s.var(name, None), expected, "{name}");
+    }
+}

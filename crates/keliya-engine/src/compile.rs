@@ -321,7 +321,7 @@ impl Compiler<'_> {
             }
             Expr::Neg(x) => {
                 let x = self.number(x);
-                Box::new(move |r, st| x(r, st).wrapping_neg())
+                Box::new(move |r, st| x(r, st).saturating_neg())
             }
             Expr::Bin(
                 op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem),

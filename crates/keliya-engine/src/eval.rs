@@ -61,7 +61,7 @@ impl Run<'_> {
             Expr::VarOf { var, player } => self.var_of(st, *var, self.eval(st, player)?),
             Expr::Ambient(a) => self.ambient(st, *a)?,
             Expr::Not(x) => Value::Bool(!self.eval(st, x)?.truthy()),
-            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().wrapping_neg()),
+            Expr::Neg(x) => Value::Int(self.eval(st, x)?.int().saturating_neg()),
             // `and` / `or` short-circuit: a later operand may be costly (`stuck`).
             Expr::Bin(BinOp::And, a, b) => {
                 Value::Bool(self.eval(st, a)?.truthy() && self.eval(st, b)?.truthy())
@@ -296,8 +296,10 @@ pub(crate) fn arith(op: BinOp, i: i64, j: i64) -> i64 {
         BinOp::Add => i.saturating_add(j),
         BinOp::Sub => i.saturating_sub(j),
         BinOp::Mul => i.saturating_mul(j),
-        // Division by zero gives 0 rather than a crash; documented in docs/dsl.md.
-        BinOp::Div => i.checked_div(j).unwrap_or(0),
+        // Division by zero gives 0 rather than a crash; documented in docs/dsl.md. (The one quotient
+        // past the limits, the least number divided by -1, saturates; its remainder is 0.)
+        BinOp::Div if j == 0 => 0,
+        BinOp::Div => i.saturating_div(j),
         BinOp::Rem => i.checked_rem(j).unwrap_or(0),
         _ => 0,
     }

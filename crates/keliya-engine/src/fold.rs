@@ -311,7 +311,7 @@ impl<'g> Folder<'g> {
                 match e {
                     Expr::Not(x) | Expr::Neg(x) => constant(x).map(|v| {
                         Expr::Const(if negate {
-                            Value::Int(v.int().wrapping_neg())
+                            Value::Int(v.int().saturating_neg())
                         } else {
                             Value::Bool(!v.truthy())
                         })
