@@ -1471,6 +1471,51 @@ fn pkq15_a_team_wins_as_one_side_whichever_seat_the_rules_name() {
 }
 
 #[test]
+fn pkq15_a_finished_team_game_names_the_winning_team_in_its_state_and_its_record() {
+    use keliya_play::state_json;
+    let c = compile("pancha-keliya/four-players");
+    let g = c.game();
+    let mut teams_seen = Vec::new();
+    for seed in 0..12 {
+        let (_, end) = keliya_play::play_random_game(g, seed).unwrap();
+        let outcome = end.result.expect("the game ends");
+        let Some(w) = outcome.winner else { continue };
+        let team = g.team_of(w).expect("every seat plays in a team");
+        teams_seen.push(team.to_string());
+        // The state file: `team` beside the winner the rules named, and read back as it was written.
+        let mut v = state_json::to_json(g, &end);
+        assert_eq!(v["result"]["team"], json!(team), "seed {seed}");
+        assert_eq!(state_json::from_json(g, &v).unwrap(), end, "seed {seed}");
+        let other = if team == "team_a" { "team_b" } else { "team_a" };
+        v["result"]["team"] = json!(other);
+        let err = state_json::from_json(g, &v).expect_err("a team that is not the winner's");
+        assert!(err.contains("the winner plays in team"), "{err}");
+    }
+    teams_seen.sort();
+    teams_seen.dedup();
+    assert_eq!(teams_seen, ["team_a", "team_b"], "both teams won a game");
+    // The record of a game, written and read back.
+    for seed in 0..4 {
+        let mut agents: Vec<Box<dyn keliya_play::agents::Agent>> =
+            vec![Box::new(keliya_play::agents::RandomAgent)];
+        let (record, end) = keliya_play::simulate::play_game(g, &mut agents, seed).unwrap();
+        let team = end.result.and_then(|o| o.winner).and_then(|w| g.team_of(w));
+        let v = record.to_json();
+        assert_eq!(v["result"]["team"].as_str(), team, "seed {seed}");
+        let back = keliya_play::record::GameRecord::from_json(&v).unwrap();
+        assert_eq!(back.team.as_deref(), team, "seed {seed}");
+    }
+    // Without teams: no `team` anywhere, and a state file that gives one is refused.
+    let h = compile("hat-diviyan-keliya");
+    let (_, end) = keliya_play::play_random_game(h.game(), 1).unwrap();
+    let mut v = state_json::to_json(h.game(), &end);
+    assert!(v["result"].get("team").is_none());
+    v["result"]["team"] = json!("hunters");
+    let err = state_json::from_json(h.game(), &v).expect_err("no teams in this game");
+    assert!(err.contains("in no team"), "{err}");
+}
+
+#[test]
 fn pkq15_delta_three_pawns_per_player_each_moves_only_his_own() {
     let s = Scenario::new(CULIN);
     assert_eq!(

@@ -256,6 +256,11 @@ impl Session<'_> {
                 .result
                 .and_then(|o| o.winner)
                 .map(|w| self.game.players[w as usize].name.clone()),
+            team: last
+                .result
+                .and_then(|o| o.winner)
+                .and_then(|w| self.game.team_of(w))
+                .map(str::to_string),
             summary: keliya_play::GameSummary {
                 winner: None,
                 reason,

@@ -78,9 +78,10 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
                     }
                     outln!(
                         "result: {} ({})",
-                        r.winner
-                            .as_deref()
-                            .map_or("draw".to_string(), |w| format!("{w} wins")),
+                        // (A team wins as a team, as `moves` says it.)
+                        r.winner.as_deref().map_or("draw".to_string(), |w| {
+                            format!("{} wins", r.team.as_deref().unwrap_or(w))
+                        }),
                         r.summary.reason
                     );
                 }

@@ -218,6 +218,26 @@ fn simulate_counts_the_wins_of_a_ruleset_with_teams_by_team() {
         shown.contains("  team_a: a, a2\n  team_b: b, b2\n"),
         "{shown}"
     );
+    // A record names the winning team beside the seat the rules named, and `replay` says the team won.
+    let record = temp("teams.jsonl");
+    let record = record.to_str().unwrap();
+    keliya(&[&args[..4], &["--seed", "2", "--record", record]].concat());
+    let first: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(record)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    let team = first["result"]["team"].as_str().expect("a team won");
+    let seat = first["result"]["winner"].as_str().unwrap();
+    assert_eq!(&team[5..], &seat[..1], "{first}");
+    let replayed = stdout(&keliya(&["replay", record, "--game", "0"]));
+    assert!(
+        replayed.contains(&format!("result: {team} wins")),
+        "{replayed}"
+    );
     // Without teams there is no `teams` field.
     let o = keliya(&["simulate", "hat-diviyan-keliya", "--games", "5", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");

@@ -230,10 +230,17 @@ impl Game {
     }
     /// The name of `p`'s side: its team's, or its own.
     pub fn side_name(&self, p: PlayerId) -> &str {
-        match self.teams.iter().find(|t| t.players.contains(&p)) {
-            Some(team) => &team.name,
+        match self.team_of(p) {
+            Some(team) => team,
             None => self.players.get(p as usize).map_or("", |d| &d.name),
         }
+    }
+    /// The team `p` plays in, when the ruleset declares one with `p` in it.
+    pub fn team_of(&self, p: PlayerId) -> Option<&str> {
+        self.teams
+            .iter()
+            .find(|t| t.players.contains(&p))
+            .map(|t| t.name.as_str())
     }
     pub fn next_player(&self, p: PlayerId) -> PlayerId {
         let i = self.turn_order.iter().position(|&q| q == p).unwrap_or(0);

@@ -25,12 +25,14 @@ pub struct GameRecord {
     pub agents: Vec<String>,
     pub moves: Vec<String>,
     pub winner: Option<String>,
+    /// The winner's team, when the ruleset puts the winner in one (`teams:`).
+    pub team: Option<String>,
     pub summary: GameSummary,
 }
 
 impl GameRecord {
     pub fn to_json(&self) -> Value {
-        json!({
+        let mut v = json!({
             "engine": if self.engine.is_empty() { ENGINE_VERSION } else { &self.engine },
             "ruleset": self.ruleset,
             "ruleset_hash": self.ruleset_hash,
@@ -45,7 +47,12 @@ impl GameRecord {
                 "plies": self.summary.plies,
                 "captures": self.summary.captures,
             },
-        })
+        });
+        // Only in a game with teams, so that other records stay as they were.
+        if let Some(team) = &self.team {
+            v["result"]["team"] = json!(team);
+        }
+        v
     }
 
     pub fn from_json(v: &Value) -> Result<GameRecord, String> {
@@ -83,6 +90,10 @@ impl GameRecord {
             moves: list("moves")?,
             winner: result
                 .get("winner")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            team: result
+                .get("team")
                 .and_then(Value::as_str)
                 .map(str::to_string),
             summary: GameSummary {

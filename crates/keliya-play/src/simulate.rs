@@ -123,6 +123,10 @@ pub fn play_game_with(
         winner: outcome
             .winner
             .map(|w| game.players[w as usize].name.clone()),
+        team: outcome
+            .winner
+            .and_then(|w| game.team_of(w))
+            .map(str::to_string),
         summary,
         ..GameRecord::default()
     };

@@ -40,10 +40,15 @@ pub fn to_json(game: &Game, st: &State) -> Value {
         }
     }
     let result = st.result.map(|o| {
-        json!({
+        let mut result = json!({
             "winner": o.winner.map(|w| game.players[w as usize].name.clone()),
             "reason": reason_name(game, o.reason).0,
-        })
+        });
+        // The winner's team, only in a game with teams (the rules name one player as the winner).
+        if let Some(team) = o.winner.and_then(|w| game.team_of(w)) {
+            result["team"] = json!(team);
+        }
+        result
     });
     json!({
         "ruleset": game.name,
@@ -223,6 +228,21 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
                         .ok_or("`result.winner` is a player name or null")?,
                 )?),
             };
+            // `team` is worked out from the winner; one given must be the winner's.
+            if let Some(t) = r.get("team") {
+                let written = t.as_str().ok_or("`result.team` is a team name")?;
+                let actual = winner.and_then(|w| game.team_of(w));
+                if actual != Some(written) {
+                    return Err(match actual {
+                        Some(team) => format!(
+                            "`result.team` is `{written}`, but the winner plays in team `{team}`"
+                        ),
+                        None => {
+                            format!("`result.team` is `{written}`, but the winner is in no team")
+                        }
+                    });
+                }
+            }
             let reason_text = r.get("reason").and_then(Value::as_str).unwrap_or("");
             let reason = if let Some(i) = game.ends.iter().position(|e| e.name == reason_text) {
                 Reason::End(i as u16)
