@@ -1510,6 +1510,12 @@ fn pkq15_a_finished_team_game_names_the_winning_team_in_its_state_and_its_record
     let (_, end) = keliya_play::play_random_game(h.game(), 1).unwrap();
     let mut v = state_json::to_json(h.game(), &end);
     assert!(v["result"].get("team").is_none());
+    v["result"]["team"] = json!(null);
+    assert_eq!(
+        state_json::from_json(h.game(), &v).unwrap(),
+        end,
+        "no team, written as null"
+    );
     v["result"]["team"] = json!("hunters");
     let err = state_json::from_json(h.game(), &v).expect_err("no teams in this game");
     assert!(err.contains("in no team"), "{err}");

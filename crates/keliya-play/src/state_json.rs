@@ -229,9 +229,9 @@ pub fn from_json(game: &Game, v: &Value) -> Result<State, String> {
                 )?),
             };
             // `team` is worked out from the winner; one given must be the winner's.
-            if let Some(t) = r.get("team") {
+            let actual = winner.and_then(|w| game.team_of(w));
+            if let Some(t) = r.get("team").filter(|t| !(t.is_null() && actual.is_none())) {
                 let written = t.as_str().ok_or("`result.team` is a team name")?;
-                let actual = winner.and_then(|w| game.team_of(w));
                 if actual != Some(written) {
                     return Err(match actual {
                         Some(team) => format!(
