@@ -1745,6 +1745,30 @@ fn variant_swapped_extremes_bokka_is_six_up() {
 }
 
 #[test]
+fn variant_bokka_no_move_zero_up_is_worth_nothing_and_the_turn_passes() {
+    // PK-Q1 (d): no mouth up is a bokka of value 0, with no throw again.
+    const NO_MOVE: &str = "pancha-keliya/bokka-no-move";
+    let got = probabilities(&Scenario::new(NO_MOVE));
+    assert_eq!((got[0].0.as_str(), got[0].1, got[0].3), ("bokka", 0, false));
+    assert_eq!(got[0].2, 1.0 / 64.0);
+    // A pawn on a safe square (where a count of 0 would leave it on a square it may share), one on a
+    // plain square, one waiting: the canonical bokka moves any of them twelve; this one moves nothing.
+    let sites =
+        json!({"R5": {"a_pawn": 1}, "R7": {"a_pawn": 1}, "WA": {"a_pawn": 1}, "HB": {"b_pawn": 3}});
+    let canonical = at(PK, "a", "bokka", sites.clone());
+    assert!(
+        canonical.moves().contains(&"R5-R17".to_string()),
+        "{:?}",
+        canonical.moves()
+    );
+    let mut s = at(NO_MOVE, "a", "bokka", sites);
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    assert_eq!(s.to_move(), "b", "no throw again");
+    assert_eq!((s.count("R5", "a_pawn"), s.count("R7", "a_pawn")), (1, 1));
+}
+
+#[test]
 fn variant_captured_pawn_returns_to_its_start_already_activated() {
     let mut s = at(
         "pancha-keliya/captured-to-start",
