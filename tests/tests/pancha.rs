@@ -598,6 +598,46 @@ fn pk16_a_throw_that_cannot_be_used_is_lost_with_its_extra_throw() {
 }
 
 #[test]
+fn pkq7_alternative_an_unusable_onduwa_pancha_or_bokka_keeps_its_throw_again() {
+    const KEPT: &str = "pancha-keliya/unusable-keeps-rethrow";
+    // A pawn on A4 (the throne is one step on) and two crowned: a bokka or a two has no use. (A pancha
+    // has one here, a part of one to the throne, and keeps its throw again in both games, PK-Q7.)
+    let near_home = json!({"A4": {"a_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 3}});
+    // No pawn in reserve, and an opponent one square ahead on a plain square: an onduwa has no use.
+    let blocked =
+        json!({"R1": {"a_pawn": 1}, "R2": {"b_pawn": 1}, "GY": {"a_pawn": 2}, "HB": {"b_pawn": 2}});
+    for (throw, sites) in [("bokka", &near_home), ("onduwa", &blocked)] {
+        let mut canonical = at(PK, "a", throw, sites.clone());
+        assert_eq!(canonical.moves(), ["pass"], "{throw}");
+        canonical.play("pass");
+        assert_eq!(
+            canonical.to_move(),
+            "b",
+            "PK-16: the {throw}'s throw again is lost"
+        );
+        let mut s = at(KEPT, "a", throw, sites.clone());
+        assert_eq!(s.moves(), ["keep the throw"], "{throw}");
+        s.play("keep the throw");
+        assert_eq!(
+            s.to_move(),
+            "a",
+            "PK-Q7 alternative: the {throw} keeps its throw again"
+        );
+        assert!(s.state.chance_due, "{throw}: the team throws again");
+        assert_eq!(
+            s.count("A4", "a_pawn") + s.count("R1", "a_pawn"),
+            1,
+            "nothing moved"
+        );
+    }
+    // A throw without a throw again that cannot be used still passes the turn.
+    let mut s = at(KEPT, "a", "two", near_home);
+    assert_eq!(s.moves(), ["pass"]);
+    s.play("pass");
+    assert_eq!(s.to_move(), "b");
+}
+
+#[test]
 fn pk17_the_first_team_to_crown_its_three_pawns_wins() {
     let mut s = at(
         PK,
