@@ -214,8 +214,14 @@ pub(crate) fn read_state(
             e.column()
         ))
     })?;
-    state_json::from_json(game, &value)
-        .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))
+    state_json::from_json_at(game, &value).map_err(|e| {
+        // At the value at fault, as the parser's own errors are.
+        let place = match state_json::locate(&text, &e.path) {
+            Some((line, column)) => format!("{}:{line}:{column}", path.display()),
+            None => path.display().to_string(),
+        };
+        CliError::Message(format!("{place}: {}", e.message))
+    })
 }
 
 /// A rule failed while running: shown at the rule's source line when it is known.

@@ -335,6 +335,42 @@ fn moves_and_apply_round_trip_through_a_state_file() {
 }
 
 #[test]
+fn a_bad_state_file_is_reported_at_the_line_and_column_of_the_value_at_fault() {
+    // Each file is valid JSON with one value wrong; the error names the file, line and column.
+    let cases = [
+        (
+            "{\n  \"to_move\": \"prey\",\n  \"sites\": {\"A\": {\"hunter\": 1}, \"Q9\": {\"prey\": 1}}\n}\n",
+            ":3:33: unknown site `Q9`",
+        ),
+        (
+            "{\n  \"sites\": {\n    \"A\": {\"hunter\": 1, \"goat\": 2}\n  }\n}\n",
+            ":3:24: unknown piece `goat` on `A`",
+        ),
+        (
+            "{\n  \"vars\": {\"captures\": {\"hunter\": 1, \"nobody\": 2}}\n}\n",
+            ":2:38: unknown player `nobody`",
+        ),
+        (
+            "{\"history\": [\"00ff\",\n  \"xyz\"]}",
+            ":2:3: bad history entry `xyz`",
+        ),
+        (
+            "{\"ply\": 1,\n \"result\": {\"winner\": \"prey\", \"reason\": \"stalemate\"}}",
+            ":2:31: unknown result reason `stalemate`",
+        ),
+    ];
+    for (i, (text, expected)) in cases.iter().enumerate() {
+        let state = temp(&format!("bad-state-{i}.json"));
+        std::fs::write(&state, text).expect("written");
+        let path = state.to_str().expect("utf-8");
+        let o = keliya(&["moves", "hat-diviyan-keliya", "--state", path]);
+        assert_eq!(o.status.code(), Some(1), "{text}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&format!("{path}{expected}")), "{text}\n{err}");
+    }
+}
+
+#[test]
 fn closed_output_is_not_a_crash() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
         .args(["list"])
