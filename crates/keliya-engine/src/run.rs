@@ -663,17 +663,37 @@ pub(crate) struct Listing<'e> {
     slots: &'e [u16],
     domain: &'e Domain,
     filter: Option<&'e Expr>,
-    direct: Option<SiteTest>,
+    direct: Direct,
+}
+
+/// The listings with a loop of their own, the variable whose point they start from in a local.
+#[derive(Clone, Copy)]
+enum Direct {
+    /// `neighbours(x) where empty(to)`: a step to a vacant point.
+    Steps(u16),
+    /// `leaps(x) where has(over, piece) and empty(to)`: a leap over a piece onto a vacant point.
+    Leaps(u16, PieceId),
+    /// The neighbours or the leaps of a variable under another direct filter.
+    Tested(u16, SiteTest),
+    None,
 }
 
 impl<'e> Listing<'e> {
     #[inline]
     pub(crate) fn new(slots: &'e [u16], domain: &'e Domain, filter: Option<&'e Expr>) -> Self {
-        let direct = match domain {
-            Domain::Neighbours(Expr::Local(_)) | Domain::Leaps(Expr::Local(_)) => {
-                filter.and_then(|f| SiteTest::of(f.source(), slots))
+        let test = filter.and_then(|f| SiteTest::of(f.source(), slots));
+        let direct = match (domain, test) {
+            (Domain::Neighbours(Expr::Local(x)), Some(SiteTest::One(SiteIs::Empty(0)))) => {
+                Direct::Steps(*x)
             }
-            _ => None,
+            (
+                Domain::Leaps(Expr::Local(x)),
+                Some(SiteTest::Both(SiteIs::Has(0, piece), SiteIs::Empty(1))),
+            ) => Direct::Leaps(*x, piece),
+            (Domain::Neighbours(Expr::Local(x)) | Domain::Leaps(Expr::Local(x)), Some(test)) => {
+                Direct::Tested(*x, test)
+            }
+            _ => Direct::None,
         };
         Listing {
             slots,
@@ -691,31 +711,56 @@ impl<'e> Listing<'e> {
         items: &mut Vec<[Value; 2]>,
     ) -> Result<(), Box<EngineError>> {
         let g = run.game;
-        match (self.domain, self.direct) {
-            (Domain::Neighbours(Expr::Local(slot)), Some(test)) => {
-                if let Value::Site(s) = run.locals[*slot as usize] {
-                    for &n in g.board.neighbours(s) {
-                        let values = [Value::Site(n), Value::None];
-                        if test.holds(values, g, st) {
-                            items.push(values);
+        let from = |x: u16| match run.locals.get(x as usize) {
+            Some(&Value::Site(s)) => Some(s),
+            _ => None,
+        };
+        match self.direct {
+            // The two commonest listings of the hunt games, each test inlined for its case.
+            Direct::Steps(x) => {
+                if let Some(s) = from(x) {
+                    for &to in g.board.neighbours(s) {
+                        if st.site_is_empty(g, to) {
+                            items.push([Value::Site(to), Value::None]);
                         }
                     }
                 }
-                Ok(())
             }
-            (Domain::Leaps(Expr::Local(slot)), Some(test)) => {
-                if let Value::Site(s) = run.locals[*slot as usize] {
+            Direct::Leaps(x, piece) => {
+                if let Some(s) = from(x) {
                     for &(over, to) in g.board.leaps(s) {
-                        let values = [Value::Site(over), Value::Site(to)];
-                        if test.holds(values, g, st) {
-                            items.push(values);
+                        // Both tested, without a branch between them (neither has an effect).
+                        if (st.count(g, over, piece) > 0) & st.site_is_empty(g, to) {
+                            items.push([Value::Site(over), Value::Site(to)]);
                         }
                     }
                 }
-                Ok(())
             }
-            _ => run.options(st, self.slots, self.domain, self.filter, items),
+            Direct::Tested(x, test) => {
+                if let Some(s) = from(x) {
+                    match self.domain {
+                        Domain::Leaps(_) => {
+                            for &(over, to) in g.board.leaps(s) {
+                                let values = [Value::Site(over), Value::Site(to)];
+                                if test.holds(values, g, st) {
+                                    items.push(values);
+                                }
+                            }
+                        }
+                        _ => {
+                            for &n in g.board.neighbours(s) {
+                                let values = [Value::Site(n), Value::None];
+                                if test.holds(values, g, st) {
+                                    items.push(values);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Direct::None => return run.options(st, self.slots, self.domain, self.filter, items),
         }
+        Ok(())
     }
 }
 
