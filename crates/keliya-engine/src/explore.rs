@@ -311,19 +311,29 @@ impl<'g, 's> Explorer<'g, 's> {
             && self.can_pause(run, st)
         {
             let listing = Listing::new(inner, domain, filter.as_ref());
+            // The path's last choice is rewritten for each option, not pushed and popped.
+            self.path.push(Choice {
+                point,
+                values: [Value::None; 2],
+            });
             for k in options {
                 if self.full() {
                     break;
                 }
                 let values = self.options[k];
-                self.path.push(Choice { point, values });
+                if let Some(last) = self.path.last_mut() {
+                    last.values = values;
+                }
                 run.bind(slots, values);
                 let start = self.options.len();
                 listing.list(run, st, &mut self.options)?;
-                self.paused_leaves(run, *id, start);
-                self.options.truncate(start);
-                self.path.pop();
+                // (An outer option often has none: a piece with no vacant neighbour, a hunter with no leap.)
+                if self.options.len() > start {
+                    self.paused_leaves(run, *id, start);
+                    self.options.truncate(start);
+                }
             }
+            self.path.pop();
             return Ok(());
         }
         for k in options.clone() {
