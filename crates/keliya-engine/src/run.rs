@@ -458,8 +458,12 @@ impl<'a> Run<'a> {
                     .map(|s| [Value::Site(s), Value::None]),
             ),
             Domain::SitesWith(piece) => {
-                if let Value::Piece(p) = self.eval(st, piece)? {
-                    // The commonest domain of all.
+                // The commonest domain of all, its piece most often written in the rules.
+                let piece = match piece {
+                    Expr::Const(v) => *v,
+                    e => self.eval(st, e)?,
+                };
+                if let Value::Piece(p) = piece {
                     let k = g.piece_count();
                     let holds = |s: SiteId| st.counts[s as usize * k + p as usize] > 0;
                     list_sites(g.board.playing_list(), holds, items);
