@@ -1228,38 +1228,41 @@ fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
     }
 }
 
+/// Every filter of `stmts` written `true and (...)`, so that it takes the general path (the compiled
+/// filter on each option) instead of a test made directly on the option; `changed` counts them.
+fn general(stmts: &mut [keliya_engine::Stmt], changed: &mut usize) {
+    use keliya_engine::{BinOp, Expr, Stmt, Value};
+    for s in stmts {
+        match s {
+            Stmt::Choose { filter, body, .. } | Stmt::For { filter, body, .. } => {
+                if let Some(f) = filter {
+                    let tested = std::mem::replace(f, Expr::Const(Value::None));
+                    *f = Expr::Bin(
+                        BinOp::And,
+                        Box::new(Expr::Const(Value::Bool(true))),
+                        Box::new(tested),
+                    );
+                    *changed += 1;
+                }
+                general(body, changed);
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                general(then, changed);
+                general(otherwise, changed);
+            }
+            Stmt::While { body, .. } => general(body, changed),
+            _ => {}
+        }
+    }
+}
+
 #[test]
 fn filters_tested_on_the_options_directly_keep_the_options_the_compiled_filter_keeps() {
-    use keliya_engine::{BinOp, Expr, Stmt, Value};
     // `where empty(to)` and `where has(over, prey) and empty(to)` are tested on each option's values
     // without running the compiled filter. Written as `true and (...)`, the same filters take the
     // general path: both games must list the same moves, position after position.
-    fn general(stmts: &mut [Stmt], changed: &mut usize) {
-        for s in stmts {
-            match s {
-                Stmt::Choose { filter, body, .. } | Stmt::For { filter, body, .. } => {
-                    if let Some(f) = filter {
-                        let tested = std::mem::replace(f, Expr::Const(Value::None));
-                        *f = Expr::Bin(
-                            BinOp::And,
-                            Box::new(Expr::Const(Value::Bool(true))),
-                            Box::new(tested),
-                        );
-                        *changed += 1;
-                    }
-                    general(body, changed);
-                }
-                Stmt::If {
-                    then, otherwise, ..
-                } => {
-                    general(then, changed);
-                    general(otherwise, changed);
-                }
-                Stmt::While { body, .. } => general(body, changed),
-                _ => {}
-            }
-        }
-    }
     for name in ["hat-diviyan-keliya", "demala-diviyan-keliya/pulijudam-23"] {
         let c = keliya_tests::compile(name);
         let game = c.game();
@@ -1272,6 +1275,71 @@ fn filters_tested_on_the_options_directly_keep_the_options_the_compiled_filter_k
         let compared = play_both(game, &other, 20, 300);
         assert!(compared > 500, "{name}: {compared} positions compared");
     }
+}
+
+#[test]
+fn other_direct_filters_on_steps_and_leaps_keep_the_options_the_compiled_filter_keeps() {
+    // Steps `where empty(to)` and leaps `where has(over, prey) and empty(to)` have loops of their own;
+    // other filters made of `empty` and `has` are tested directly by a general loop. Here a leap's tests
+    // in the other order, and a step onto a prey (which captures it).
+    let path = ruleset(
+        "other-direct-filters",
+        r#"
+keliya: 1
+title: Hat with other direct filters
+extends: hat-diviyan-keliya
+rules:
+  hunter-leap:
+    do: |
+      choose from in sites_with(hunter) {
+        choose over, to in leaps(from) where empty(to) and has(over, prey) {
+          capture(prey, over)
+          move(hunter, from, to)
+          captures[hunter] += 1
+        }
+      }
+  hunter-bump:
+    player: hunter
+    when: count(hand(hunter), hunter) == 0
+    do: |
+      choose from in sites_with(hunter) {
+        choose to in neighbours(from) where has(to, prey) {
+          capture(prey, to)
+          move(hunter, from, to)
+          captures[hunter] += 1
+        }
+      }
+    notation: "{from}*{to}"
+"#,
+    );
+    let s = Scenario::new(&path);
+    let game = s.game();
+    let mut other = game.clone();
+    let mut changed = 0;
+    for r in &mut other.rules {
+        general(&mut r.body, &mut changed);
+    }
+    assert!(changed >= 6, "{changed} filters");
+    let compared = play_both(game, &other, 20, 300);
+    assert!(compared > 300, "{compared} positions compared");
+    // The bump is played: a step onto a prey is listed and captures.
+    let bumps = (0..20u64)
+        .map(|seed| {
+            let mut dice = keliya_play::Dice::new(seed);
+            let mut st = game.initial_state();
+            let mut bumps = 0;
+            while st.result.is_none() && st.ply < 300 {
+                let moves = game.legal_moves(&st).unwrap();
+                bumps += moves
+                    .iter()
+                    .filter(|m| game.notation(m).contains('*'))
+                    .count();
+                st = game.apply(&st, &moves[dice.below(moves.len())]).unwrap();
+            }
+            bumps
+        })
+        .sum::<usize>();
+    assert!(bumps > 0, "no step onto a prey was ever listed");
 }
 
 #[test]
