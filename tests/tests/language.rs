@@ -1265,16 +1265,21 @@ fn filters_tested_on_the_options_directly_keep_the_options_the_compiled_filter_k
     // general path: both games must list the same moves, position after position.
     for name in ["hat-diviyan-keliya", "demala-diviyan-keliya/pulijudam-23"] {
         let c = keliya_tests::compile(name);
-        let game = c.game();
-        let mut other = game.clone();
-        let mut changed = 0;
-        for r in &mut other.rules {
-            general(&mut r.body, &mut changed);
-        }
+        let (changed, compared) = against_compiled_filters(c.game());
         assert!(changed >= 5, "{name}: {changed} filters");
-        let compared = play_both(game, &other, 20, 300);
         assert!(compared > 500, "{name}: {compared} positions compared");
     }
+}
+
+/// Plays `game` against a copy of it with every filter through the compiled path (see `general`), move
+/// by move: the filters changed and the positions compared.
+fn against_compiled_filters(game: &keliya_engine::Game) -> (usize, u32) {
+    let mut other = game.clone();
+    let mut changed = 0;
+    for r in &mut other.rules {
+        general(&mut r.body, &mut changed);
+    }
+    (changed, play_both(game, &other, 20, 300))
 }
 
 #[test]
@@ -1314,13 +1319,8 @@ rules:
     );
     let s = Scenario::new(&path);
     let game = s.game();
-    let mut other = game.clone();
-    let mut changed = 0;
-    for r in &mut other.rules {
-        general(&mut r.body, &mut changed);
-    }
+    let (changed, compared) = against_compiled_filters(game);
     assert!(changed >= 6, "{changed} filters");
-    let compared = play_both(game, &other, 20, 300);
     assert!(compared > 300, "{compared} positions compared");
     // The bump is played: a step onto a prey is listed and captures.
     let bumps = (0..20u64)
