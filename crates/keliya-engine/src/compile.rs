@@ -430,6 +430,16 @@ impl Compiler<'_> {
                 let (a, c) = (self.number(a), c.int());
                 Box::new(move |r, st| op(a(r, st), c))
             }
+            // A local or a variable on the right (the terms of a sum such as `total(seed) + hand +
+            // store[south]`) is read directly, not called.
+            (a, Expr::Local(slot)) => {
+                let (a, slot) = (self.number(a), *slot as usize);
+                Box::new(move |r, st| op(a(r, st), r.locals[slot].int()))
+            }
+            (a, Expr::Var { slot }) => {
+                let (a, slot) = (self.number(a), *slot as usize);
+                Box::new(move |r, st| op(a(r, st), st.vars[slot]))
+            }
             (a, b) => {
                 let (a, b) = (self.number(a), self.number(b));
                 Box::new(move |r, st| op(a(r, st), b(r, st)))

@@ -255,7 +255,9 @@ fn sites_are_listed_in_order_on_boards_of_any_size() {
 #[test]
 fn compiled_forms_agree_with_the_evaluator() {
     let game = three_in_a_row();
-    let st = game.initial_state();
+    let mut st = game.initial_state();
+    // A variable of the position, read as an operand (this test game declares none).
+    st.vars.push(-4);
     let mut run = crate::run::Run::new(&game, 0);
     run.locals[0] = Value::Site(0);
     run.locals[1] = Value::Int(3);
@@ -268,6 +270,7 @@ fn compiled_forms_agree_with_the_evaluator() {
         Expr::Const(Value::None),
         Expr::Local(0),
         Expr::Local(1),
+        Expr::Var { slot: 0 },
         Expr::Call(
             Func::Count,
             vec![Expr::Local(0), Expr::Const(Value::Piece(0))],
