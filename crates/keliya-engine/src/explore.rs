@@ -200,10 +200,11 @@ impl<'g, 's> Explorer<'g, 's> {
                     body,
                     at,
                     last,
+                    plan,
                 } => {
                     let start = self.options.len();
                     if *last && self.mode == Mode::Search && self.can_pause(run, st) {
-                        run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                        run.options(st, slots, domain, filter.as_ref(), *plan, &mut self.options)?;
                         self.paused_leaves(run, *id, start);
                         self.options.truncate(start);
                         return Ok(Flow::Forked);
@@ -224,7 +225,7 @@ impl<'g, 's> Explorer<'g, 's> {
                         }
                         self.options.push(choice.values);
                     } else {
-                        run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                        run.options(st, slots, domain, filter.as_ref(), *plan, &mut self.options)?;
                     }
                     let listed = start..self.options.len();
                     self.fork(run, st, *id, slots, listed, body, &rest)?;
@@ -237,9 +238,10 @@ impl<'g, 's> Explorer<'g, 's> {
                     filter,
                     body,
                     at,
+                    plan,
                 } => {
                     let start = self.options.len();
-                    run.options(st, slots, domain, filter.as_ref(), &mut self.options)?;
+                    run.options(st, slots, domain, filter.as_ref(), *plan, &mut self.options)?;
                     let frame = (
                         slots.as_slice(),
                         body.as_slice(),
@@ -305,12 +307,13 @@ impl<'g, 's> Explorer<'g, 's> {
             domain,
             filter,
             last: true,
+            plan,
             ..
         }) = body.first()
             && self.mode == Mode::Search
             && self.can_pause(run, st)
         {
-            let listing = Listing::new(inner, domain, filter.as_ref());
+            let listing = Listing::new(inner, domain, filter.as_ref(), *plan);
             // The path's last choice is rewritten for each option, not pushed and popped.
             self.path.push(Choice {
                 point,

@@ -10,6 +10,7 @@
 use crate::compile::Compiled;
 use crate::eval::{binary, pure_call};
 use crate::ir::*;
+use crate::run::ListPlan;
 use crate::tail::tails;
 use crate::{Game, MoverBody, PieceId, PlayerId, RuleDef, Tail};
 
@@ -85,6 +86,7 @@ impl Game {
         let locals = renumber_locals(&mut body, locals);
         each_expr(&mut body, &mut compile_in_place);
         mark_last_choices(&mut body, true);
+        each_stmt(&mut body, &mut plan_listing);
         (body, locals)
     }
 
@@ -612,6 +614,27 @@ fn uses_prefer(stmts: &[Stmt]) -> bool {
         } => uses_prefer(then) || uses_prefer(otherwise),
         Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
     })
+}
+
+/// Works out how a choice's or loop's options are listed, from its final variables, domain and filter.
+fn plan_listing(s: &mut Stmt) {
+    if let Stmt::Choose {
+        slots,
+        domain,
+        filter,
+        plan,
+        ..
+    }
+    | Stmt::For {
+        slots,
+        domain,
+        filter,
+        plan,
+        ..
+    } = s
+    {
+        *plan = Plan(ListPlan::of(slots, domain, filter.as_ref()));
+    }
 }
 
 /// Replaces an expression by its compiled form, but for the leaves `eval` reads directly (and the

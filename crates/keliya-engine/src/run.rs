@@ -441,6 +441,7 @@ impl<'a> Run<'a> {
         slots: &[u16],
         domain: &Domain,
         filter: Option<&Expr>,
+        plan: Plan,
         items: &mut Vec<[Value; 2]>,
     ) -> Result<(), Box<EngineError>> {
         let g = self.game;
@@ -524,7 +525,7 @@ impl<'a> Run<'a> {
         match filter {
             // The commonest filters (`empty(to)`, `has(over, prey) and empty(to)`) are tested on each
             // option's values directly, without binding them and calling the compiled filter.
-            Some(f) if let Some(test) = SiteTest::of(f.source(), slots) => {
+            Some(_) if let Some(test) = plan.0.test => {
                 // Without a branch per option, as above.
                 let mut kept = start;
                 for k in start..items.len() {
@@ -659,32 +660,18 @@ impl<'a> Run<'a> {
     }
 }
 
-/// How the options of a choice point are listed, worked out once for a choice point listed again for
-/// each option of an outer one: the steps and leaps of the hunt games (the neighbours, or the leaps, of
-/// a variable, under a direct filter) by a loop of their own, anything else by [`Run::options`].
-#[derive(Clone, Copy)]
-pub(crate) struct Listing<'e> {
-    slots: &'e [u16],
-    domain: &'e Domain,
-    filter: Option<&'e Expr>,
+/// How the options of a choice point or loop are listed (see [`Plan`]): worked out when the ruleset is
+/// compiled, from the choice's variables, domain and filter as they are then.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ListPlan {
+    /// The filter, when it is one of the tests made on the options' values directly.
+    test: Option<SiteTest>,
+    /// Whether the listing has a loop of its own.
     direct: Direct,
 }
 
-/// The listings with a loop of their own, the variable whose point they start from in a local.
-#[derive(Clone, Copy)]
-enum Direct {
-    /// `neighbours(x) where empty(to)`: a step to a vacant point.
-    Steps(u16),
-    /// `leaps(x) where has(over, piece) and empty(to)`: a leap over a piece onto a vacant point.
-    Leaps(u16, PieceId),
-    /// The neighbours or the leaps of a variable under another direct filter.
-    Tested(u16, SiteTest),
-    None,
-}
-
-impl<'e> Listing<'e> {
-    #[inline]
-    pub(crate) fn new(slots: &'e [u16], domain: &'e Domain, filter: Option<&'e Expr>) -> Self {
+impl ListPlan {
+    pub(crate) fn of(slots: &[u16], domain: &Domain, filter: Option<&Expr>) -> ListPlan {
         let test = filter.and_then(|f| SiteTest::of(f.source(), slots));
         let direct = match (domain, test) {
             (Domain::Neighbours(Expr::Local(x)), Some(SiteTest::One(SiteIs::Empty(0)))) => {
@@ -699,11 +686,45 @@ impl<'e> Listing<'e> {
             }
             _ => Direct::None,
         };
+        ListPlan { test, direct }
+    }
+}
+
+/// The options of a choice point listed again for each option of an outer one (see `Explorer::fork`).
+#[derive(Clone, Copy)]
+pub(crate) struct Listing<'e> {
+    slots: &'e [u16],
+    domain: &'e Domain,
+    filter: Option<&'e Expr>,
+    plan: Plan,
+}
+
+/// The listings with a loop of their own, the variable whose point they start from in a local.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+enum Direct {
+    /// `neighbours(x) where empty(to)`: a step to a vacant point.
+    Steps(u16),
+    /// `leaps(x) where has(over, piece) and empty(to)`: a leap over a piece onto a vacant point.
+    Leaps(u16, PieceId),
+    /// The neighbours or the leaps of a variable under another direct filter.
+    Tested(u16, SiteTest),
+    #[default]
+    None,
+}
+
+impl<'e> Listing<'e> {
+    #[inline]
+    pub(crate) fn new(
+        slots: &'e [u16],
+        domain: &'e Domain,
+        filter: Option<&'e Expr>,
+        plan: Plan,
+    ) -> Self {
         Listing {
             slots,
             domain,
             filter,
-            direct,
+            plan,
         }
     }
 
@@ -719,7 +740,7 @@ impl<'e> Listing<'e> {
             Some(&Value::Site(s)) => Some(s),
             _ => None,
         };
-        match self.direct {
+        match self.plan.0.direct {
             // The two commonest listings of the hunt games, each test inlined for its case.
             Direct::Steps(x) => {
                 if let Some(s) = from(x) {
@@ -762,7 +783,9 @@ impl<'e> Listing<'e> {
                     }
                 }
             }
-            Direct::None => return run.options(st, self.slots, self.domain, self.filter, items),
+            Direct::None => {
+                return run.options(st, self.slots, self.domain, self.filter, self.plan, items);
+            }
         }
         Ok(())
     }
@@ -770,14 +793,14 @@ impl<'e> Listing<'e> {
 
 /// A filter tested on an option's values directly: `empty(x)` or `has(x, piece)` of one of the
 /// choice's own variables, or two of those joined by `and`.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum SiteTest {
     One(SiteIs),
     Both(SiteIs, SiteIs),
 }
 
 /// `empty(x)` or `has(x, piece)`, `x` the option's value at an index.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum SiteIs {
     Empty(usize),
     Has(usize, PieceId),

@@ -311,11 +311,12 @@ impl<'g> Compiler<'g> {
                 filter,
                 body,
                 at,
+                plan,
             } => {
                 let body: Box<[Step]> = self.block(&body).into();
                 Box::new(move |run, st, items| {
                     let start = items.len();
-                    run.options(st, &slots, &domain, filter.as_ref(), items)?;
+                    run.options(st, &slots, &domain, filter.as_ref(), plan, items)?;
                     for k in start..items.len() {
                         if run.result.is_some() {
                             break;

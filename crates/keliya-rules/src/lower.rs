@@ -1692,6 +1692,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         body,
                         at,
                         last: false,
+                        plan: Default::default(),
                     }
                 } else {
                     eng::Stmt::For {
@@ -1700,6 +1701,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         filter,
                         body,
                         at,
+                        plan: Default::default(),
                     }
                 }
             }
