@@ -2,6 +2,7 @@
 
 use keliya_board::{BoardSpec, EdgeSpec, SiteSpec};
 
+use crate::state::{Counts, Vars};
 use crate::*;
 
 fn three_in_a_row() -> Game {
@@ -345,4 +346,61 @@ fn compiled_forms_agree_with_the_evaluator() {
             "truth of {e:?}"
         );
     }
+}
+
+/// The repetition cap and `seen_before` take two positions with the same hash for the same position:
+/// every small change of a position must change its hash, on boards of any size (the counts go in
+/// four at a time, into four lanes, with a remainder).
+#[test]
+fn positions_that_differ_hash_differently() {
+    let g = three_in_a_row();
+    let mut st = g.initial_state();
+    let mut seen = std::collections::HashMap::new();
+    let mut record = |st: &State, what: String| {
+        if let Some(before) = seen.insert(st.position_hash(), what.clone()) {
+            panic!("{what} hashes as {before}");
+        }
+    };
+    for cells in [1, 3, 4, 5, 15, 16, 17, 24, 50, 70] {
+        let mut counts = vec![0u16; cells];
+        st.counts = Counts::from_slice(&counts);
+        record(&st, format!("{cells} empty cells"));
+        for i in 0..cells {
+            // One piece on a cell, two on it, and a piece on it and another on a later cell.
+            counts[i] = 1;
+            st.counts = Counts::from_slice(&counts);
+            record(&st, format!("{cells} cells, one piece on {i}"));
+            counts[i] = 2;
+            st.counts = Counts::from_slice(&counts);
+            record(&st, format!("{cells} cells, two pieces on {i}"));
+            counts[i] = 1;
+            for j in i + 1..cells {
+                counts[j] = 1;
+                st.counts = Counts::from_slice(&counts);
+                record(&st, format!("{cells} cells, pieces on {i} and {j}"));
+                counts[j] = 0;
+            }
+            counts[i] = 0;
+        }
+    }
+    // The variables and the player to move are part of the position.
+    st.counts = Counts::from_slice(&[1, 0, 0]);
+    st.vars = Vars::from_slice(&[7]);
+    record(&st, "a variable at 7".into());
+    st.vars = Vars::from_slice(&[-7]);
+    record(&st, "a variable at -7".into());
+    st.to_move = 1;
+    record(&st, "the other player to move".into());
+}
+
+/// Position hashes are written to state files (`history`): the same position must hash the same way on
+/// every machine and in every run, so that a file written on one is read right on another.
+#[test]
+fn a_position_hash_is_the_same_everywhere() {
+    let g = three_in_a_row();
+    let mut st = g.initial_state();
+    st.counts = Counts::from_slice(&(0..21).map(|i| i % 3).collect::<Vec<u16>>());
+    st.vars = Vars::from_slice(&[3, -1]);
+    st.to_move = 1;
+    assert_eq!(format!("{:016x}", st.position_hash()), "617e2d702d6d6edc");
 }
