@@ -421,31 +421,16 @@ impl State {
             0xa409_3822_299f_31d0,
             0x082e_fa98_ec4e_6c89,
         ];
-        const K: u64 = 0x9e37_79b9_7f4a_7c15;
         let cells: &[u16] = &self.counts;
-        let word = |four: &[u16]| {
-            four.iter()
-                .rev()
-                .fold(0u64, |w, &c| (w << 16) | u64::from(c))
-        };
         let mut lanes = SEEDS;
         let mut sixteens = cells.chunks_exact(16);
-        for c in &mut sixteens {
-            let w = |i: usize| {
-                u64::from(c[i])
-                    | u64::from(c[i + 1]) << 16
-                    | u64::from(c[i + 2]) << 32
-                    | u64::from(c[i + 3]) << 48
-            };
-            lanes = [
-                folded_product(lanes[0] ^ w(0), K),
-                folded_product(lanes[1] ^ w(4), K),
-                folded_product(lanes[2] ^ w(8), K),
-                folded_product(lanes[3] ^ w(12), K),
-            ];
+        for sixteen in &mut sixteens {
+            take_sixteen(&mut lanes, |i| sixteen[i]);
         }
-        for (lane, four) in lanes.iter_mut().zip(sixteens.remainder().chunks(4)) {
-            *lane = folded_product(*lane ^ word(four), K);
+        // The last counts, with zeros after them (the number of counts goes in below).
+        let rest = sixteens.remainder();
+        if !rest.is_empty() {
+            take_sixteen(&mut lanes, |i| rest.get(i).copied().unwrap_or(0));
         }
         let mut h = folded_product(lanes[0], lanes[1]) ^ folded_product(lanes[2], lanes[3]);
         h = folded_product(h ^ cells.len() as u64, K);
@@ -455,6 +440,26 @@ impl State {
         // The throw is not part of the position: a position repeats whatever was thrown in it.
         folded_product(h ^ u64::from(self.to_move), K)
     }
+}
+
+/// What [`State::position_hash`] multiplies by.
+const K: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// Sixteen counts into the four lanes of [`State::position_hash`], four to a lane as one word.
+#[inline(always)]
+fn take_sixteen(lanes: &mut [u64; 4], cell: impl Fn(usize) -> u16) {
+    let word = |i: usize| {
+        u64::from(cell(i))
+            | u64::from(cell(i + 1)) << 16
+            | u64::from(cell(i + 2)) << 32
+            | u64::from(cell(i + 3)) << 48
+    };
+    *lanes = [
+        folded_product(lanes[0] ^ word(0), K),
+        folded_product(lanes[1] ^ word(4), K),
+        folded_product(lanes[2] ^ word(8), K),
+        folded_product(lanes[3] ^ word(12), K),
+    ];
 }
 
 /// The 128-bit product of `a` and `b`, its two halves joined by exclusive or.
