@@ -93,10 +93,12 @@ impl Compiled {
     }
     #[inline(always)]
     fn checked<T>(&self, answer: T) -> Eval<T> {
-        match self.forms.fallible {
-            false => Ok(answer),
-            true => stuck_failed().map_or(Ok(answer), Err),
+        // (The flag first: it is a plain load, where the error's cell is a checked borrow, and the
+        // end conditions of the hunt games read `stuck` every turn.)
+        if self.forms.fallible && STUCK_FAILED_ANY.with(Cell::get) {
+            return stuck_failed().map_or(Ok(answer), Err);
         }
+        Ok(answer)
     }
 }
 
@@ -104,6 +106,7 @@ impl Compiled {
 #[cold]
 #[inline(never)]
 fn stuck_failed() -> Option<Box<EngineError>> {
+    STUCK_FAILED_ANY.with(|any| any.set(false));
     STUCK_FAILED.with(|failed| failed.borrow_mut().take())
 }
 
@@ -162,6 +165,8 @@ thread_local! {
         const { [const { Cell::new(None) }; MEMO_CELLS] };
     /// The error of a `stuck` that failed, for the expression that read it to return.
     static STUCK_FAILED: RefCell<Option<Box<EngineError>>> = const { RefCell::new(None) };
+    /// Whether `STUCK_FAILED` holds an error.
+    static STUCK_FAILED_ANY: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Calls worked out once per evaluation, by memo cell: the calls written at least twice in `e` (the
@@ -261,6 +266,7 @@ impl Compiler<'_> {
             Expr::Ambient(Ambient::Stuck) => Box::new(|r, st| {
                 r.stuck(st).unwrap_or_else(|error| {
                     STUCK_FAILED.with(|failed| *failed.borrow_mut() = Some(error));
+                    STUCK_FAILED_ANY.with(|any| any.set(true));
                     Value::Bool(false)
                 })
             }),
