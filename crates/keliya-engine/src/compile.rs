@@ -93,19 +93,24 @@ impl Compiled {
     }
     #[inline(always)]
     fn checked<T>(&self, answer: T) -> Eval<T> {
-        // (The flag first: it is a plain load, where the error's cell is a checked borrow, and the
-        // end conditions of the hunt games read `stuck` every turn.)
-        if self.forms.fallible && STUCK_FAILED_ANY.with(Cell::get) {
-            return stuck_failed().map_or(Ok(answer), Err);
+        match self.forms.fallible {
+            false => Ok(answer),
+            true => match stuck_failed() {
+                None => Ok(answer),
+                Some(error) => Err(error),
+            },
         }
-        Ok(answer)
     }
 }
 
-/// The error of a `stuck` read since the last call, if its search failed.
-#[cold]
+/// The error of a `stuck` read since the last call, if its search failed. (A flag first: it is a
+/// plain load, where the error's cell is a checked borrow, and the hunt games' end conditions read
+/// `stuck` every turn.)
 #[inline(never)]
 fn stuck_failed() -> Option<Box<EngineError>> {
+    if !STUCK_FAILED_ANY.with(Cell::get) {
+        return None;
+    }
     STUCK_FAILED_ANY.with(|any| any.set(false));
     STUCK_FAILED.with(|failed| failed.borrow_mut().take())
 }

@@ -21,7 +21,12 @@ impl History {
                     *list = Arc::new(copy);
                 }
             },
-            None => self.0 = Some(Arc::new(vec![hash])),
+            None => {
+                // (Room for a game's first turns: a playout records one position a turn.)
+                let mut list = Vec::with_capacity(32);
+                list.push(hash);
+                self.0 = Some(Arc::new(list));
+            }
         }
     }
     /// Forgets every position (a capture): the list is emptied in place when no copy shares it.

@@ -83,8 +83,8 @@ pub fn play_game_with(
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
     let mut moves = Vec::new();
-    // One list of moves for the whole game.
-    let mut legal = Successors::new();
+    // One list of moves for the whole game (with the room of the last game's).
+    let mut legal = Successors::reusing();
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let row = dice.weighted(rows.iter().map(|r| r.probability));
@@ -137,7 +137,7 @@ pub fn play_game_with(
 pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
-    let mut found = Successors::new();
+    let mut found = Successors::reusing();
     while st.result.is_none() {
         if let Some(rows) = game.throw_due(&st) {
             let i = dice.weighted(rows.iter().map(|r| r.probability));
