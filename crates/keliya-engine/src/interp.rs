@@ -186,7 +186,7 @@ impl Successors {
     /// An empty list with the room of one dropped before on this thread, if any: a loop of playouts
     /// that makes a list per playout then allocates none after the first.
     pub fn reusing() -> Successors {
-        let spare = SPARE_MOVES.try_with(|spare| spare.try_borrow_mut().ok()?.pop());
+        let spare = DROPPED_MOVES.try_with(|spare| spare.try_borrow_mut().ok()?.pop());
         let mut list = spare.ok().flatten().unwrap_or_default();
         list.clear();
         list
@@ -366,15 +366,17 @@ impl Successors {
 }
 
 thread_local! {
+    /// A list of moves given back by a search that took the moves `stuck` kept (`Game::real_moves`),
+    /// for the next `stuck` search on this thread to fill: with `successors_into`, the hunt games'
+    /// playouts then allocate no list of moves while they play.
+    static SPARE_MOVES: std::cell::Cell<Successors> = const { std::cell::Cell::new(Successors::new()) };
     /// Lists of moves dropped on this thread (their room), for the next lists made with
-    /// [`Successors::reusing`]: a playout's list, the one `stuck` fills for the search after it, and
-    /// the one it replaces there. With `successors_into`, a loop of playouts then allocates no list of
-    /// moves after its first game.
-    static SPARE_MOVES: std::cell::RefCell<Vec<Successors>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// [`Successors::reusing`]: a loop of playouts then allocates no list after its first game.
+    static DROPPED_MOVES: std::cell::RefCell<Vec<Successors>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// How many dropped lists a thread keeps.
-const SPARE_MOVES_KEPT: usize = 4;
+const DROPPED_MOVES_KEPT: usize = 4;
 
 /// A dropped list keeps its room for the next one made on this thread.
 impl Drop for Successors {
@@ -383,9 +385,9 @@ impl Drop for Successors {
             return;
         }
         // (Not kept while the thread's storage is being torn down.)
-        let _ = SPARE_MOVES.try_with(|spare| {
+        let _ = DROPPED_MOVES.try_with(|spare| {
             if let Ok(mut spare) = spare.try_borrow_mut()
-                && spare.len() < SPARE_MOVES_KEPT
+                && spare.len() < DROPPED_MOVES_KEPT
             {
                 spare.push(Successors {
                     entries: std::mem::take(&mut self.entries),
@@ -705,8 +707,8 @@ impl Game {
             None
         };
         match kept {
-            // The list given is dropped, its room kept for the next search on this thread.
-            Some(kept) => *found = kept,
+            // The list given is kept for the next search on this thread.
+            Some(kept) => SPARE_MOVES.with(|spare| spare.set(std::mem::replace(found, kept))),
             None => self.search(st, false, keep_changes, usize::MAX, found)?,
         }
         if found.is_empty() {
@@ -732,7 +734,11 @@ impl Game {
     /// `stuck` asked by the end conditions of the position a player is about to move in: the move search
     /// that follows needs every move anyway, so find them all now and keep them with the position.
     pub(crate) fn has_ordinary_move_settling(&self, st: &State) -> Result<bool, EngineError> {
-        let mut found = Successors::reusing();
+        let mut found = SPARE_MOVES.with(|spare| spare.take());
+        if found.entries.capacity() == 0 {
+            found = Successors::reusing();
+        }
+        found.clear();
         self.search(st, false, true, usize::MAX, &mut found)?;
         let any = !found.is_empty();
         st.found.keep(self, st, found);
