@@ -432,18 +432,25 @@ impl State {
         for sixteen in &mut sixteens {
             take_sixteen(&mut lanes, |i| sixteen[i]);
         }
-        // The last counts, with zeros after them (the number of counts goes in below).
+        // The last counts, with zeros after them (the number of counts goes in at the end).
         let rest = sixteens.remainder();
         if !rest.is_empty() {
             take_sixteen(&mut lanes, |i| rest.get(i).copied().unwrap_or(0));
         }
-        let mut h = folded_product(lanes[0], lanes[1]) ^ folded_product(lanes[2], lanes[3]);
-        h = folded_product(h ^ cells.len() as u64, K);
-        for &v in self.vars.iter() {
-            h = folded_product(h ^ v as u64, K);
+        // Then the variables, one to a lane, four at a time.
+        let vars: &[i64] = &self.vars;
+        let mut fours = vars.chunks_exact(4);
+        for four in &mut fours {
+            take_four(&mut lanes, |i| four[i] as u64);
         }
-        // The throw is not part of the position: a position repeats whatever was thrown in it.
-        folded_product(h ^ u64::from(self.to_move), K)
+        let rest = fours.remainder();
+        if !rest.is_empty() {
+            take_four(&mut lanes, |i| rest.get(i).map_or(0, |&v| v as u64));
+        }
+        // Last the numbers of counts and variables, and the player to move. (The throw is not part of
+        // the position: a position repeats whatever was thrown in it.)
+        let last = (cells.len() as u64) << 40 | (vars.len() as u64) << 20 | u64::from(self.to_move);
+        folded_product(lanes[0] ^ last, lanes[1]) ^ folded_product(lanes[2], lanes[3] ^ K)
     }
 }
 
@@ -453,17 +460,23 @@ const K: u64 = 0x9e37_79b9_7f4a_7c15;
 /// Sixteen counts into the four lanes of [`State::position_hash`], four to a lane as one word.
 #[inline(always)]
 fn take_sixteen(lanes: &mut [u64; 4], cell: impl Fn(usize) -> u16) {
-    let word = |i: usize| {
+    take_four(lanes, |lane| {
+        let i = lane * 4;
         u64::from(cell(i))
             | u64::from(cell(i + 1)) << 16
             | u64::from(cell(i + 2)) << 32
             | u64::from(cell(i + 3)) << 48
-    };
+    });
+}
+
+/// One word into each lane of [`State::position_hash`].
+#[inline(always)]
+fn take_four(lanes: &mut [u64; 4], word: impl Fn(usize) -> u64) {
     *lanes = [
         folded_product(lanes[0] ^ word(0), K),
-        folded_product(lanes[1] ^ word(4), K),
-        folded_product(lanes[2] ^ word(8), K),
-        folded_product(lanes[3] ^ word(12), K),
+        folded_product(lanes[1] ^ word(1), K),
+        folded_product(lanes[2] ^ word(2), K),
+        folded_product(lanes[3] ^ word(3), K),
     ];
 }
 

@@ -383,14 +383,25 @@ fn positions_that_differ_hash_differently() {
             counts[i] = 0;
         }
     }
-    // The variables and the player to move are part of the position.
+    // The variables (any number of them, also in four lanes with a remainder) and the player to move
+    // are part of the position.
     st.counts = Counts::from_slice(&[1, 0, 0]);
-    st.vars = Vars::from_slice(&[7]);
-    record(&st, "a variable at 7".into());
-    st.vars = Vars::from_slice(&[-7]);
-    record(&st, "a variable at -7".into());
+    for n in 1..=9 {
+        let mut vars = vec![0i64; n];
+        st.vars = Vars::from_slice(&vars);
+        record(&st, format!("{n} variables at 0"));
+        for i in 0..n {
+            for v in [7, -7, i64::MAX] {
+                vars[i] = v;
+                st.vars = Vars::from_slice(&vars);
+                record(&st, format!("{n} variables, the {i}th at {v}"));
+            }
+            vars[i] = 0;
+        }
+    }
+    st.vars = Vars::from_slice(&[0; 9]);
     st.to_move = 1;
-    record(&st, "the other player to move".into());
+    record(&st, "9 variables at 0, the other player to move".into());
 }
 
 /// Position hashes are written to state files (`history`): the same position must hash the same way on
@@ -402,5 +413,5 @@ fn a_position_hash_is_the_same_everywhere() {
     st.counts = Counts::from_slice(&(0..21).map(|i| i % 3).collect::<Vec<u16>>());
     st.vars = Vars::from_slice(&[3, -1]);
     st.to_move = 1;
-    assert_eq!(format!("{:016x}", st.position_hash()), "41a2d8b587ff8de0");
+    assert_eq!(format!("{:016x}", st.position_hash()), "9ef3e523fa6e9015");
 }
