@@ -114,6 +114,9 @@ pub struct Board {
     /// For each track, each site's first position on it (`u32::MAX` when it is not on it): `along` and
     /// `index_on` in constant time.
     track_positions: Vec<Vec<u32>>,
+    /// For each track and site (`track * sites + site`), the point one step further along it from the
+    /// site's first position, or `u32::MAX`: `along(t, s, 1)`, a sowing's every step, in one load.
+    one_step: Vec<u32>,
     /// The on-board sites, in id order.
     playing: Vec<SiteId>,
 }
@@ -152,20 +155,20 @@ impl Board {
     }
     /// The point `steps` further along track `t` from `from` (its first occurrence), wrapping on a cyclic
     /// track; `None` past the end of an open track or when `from` is not on it.
+    #[inline]
     pub fn along(&self, t: usize, from: SiteId, steps: i64) -> Option<SiteId> {
-        let track = &self.tracks[t];
-        let i = self.index_on(t, from)? as i64;
-        let n = track.points.len() as i64;
-        // (Any number of steps, however large, from the rules: no overflow.)
-        let j = i.saturating_add(steps);
-        if (0..n).contains(&j) {
-            Some(track.points[j as usize])
-        } else if track.cyclic {
-            // (Only past an end: the division is the dearest part of a sowing's step.)
-            Some(track.points[(i + steps.rem_euclid(n)).rem_euclid(n) as usize])
-        } else {
-            None
+        if steps == 1 && (from as usize) < self.names.len() {
+            return match self.one_step.get(t * self.names.len() + from as usize) {
+                Some(&next) if next != u32::MAX => Some(next as SiteId),
+                _ => None,
+            };
         }
+        self.along_by(t, from, steps)
+    }
+
+    /// [`Board::along`] by the track's positions.
+    fn along_by(&self, t: usize, from: SiteId, steps: i64) -> Option<SiteId> {
+        along_track(&self.tracks[t], &self.track_positions[t], from, steps)
     }
     /// The first position of `site` on track `t`, from 0.
     pub fn index_on(&self, t: usize, site: SiteId) -> Option<usize> {
@@ -388,6 +391,14 @@ impl BoardSpec {
                 at
             })
             .collect();
+        let one_step = tracks
+            .iter()
+            .zip(&track_positions)
+            .flat_map(|(track, positions): (&Track, &Vec<u32>)| {
+                (0..n as SiteId).map(move |s| along_track(track, positions, s, 1))
+            })
+            .map(|next| next.map_or(u32::MAX, u32::from))
+            .collect();
         let playing = (0..n as SiteId)
             .filter(|&s| !self.sites[s as usize].offboard)
             .collect();
@@ -406,8 +417,29 @@ impl BoardSpec {
             lines,
             tracks,
             track_positions,
+            one_step,
             playing,
         })
+    }
+}
+
+/// The point `steps` further along `track` from `from`'s first position (`positions`, by site), as
+/// [`Board::along`] says.
+fn along_track(track: &Track, positions: &[u32], from: SiteId, steps: i64) -> Option<SiteId> {
+    let i = match positions.get(from as usize) {
+        Some(&i) if i != u32::MAX => i64::from(i),
+        _ => return None,
+    };
+    let n = track.points.len() as i64;
+    // (Any number of steps, however large, from the rules: no overflow.)
+    let j = i.saturating_add(steps);
+    if (0..n).contains(&j) {
+        Some(track.points[j as usize])
+    } else if track.cyclic {
+        // (Only past an end: the division is the dearest part of a sowing's step.)
+        Some(track.points[(i + steps.rem_euclid(n)).rem_euclid(n) as usize])
+    } else {
+        None
     }
 }
 
@@ -519,6 +551,45 @@ mod tests {
         assert_eq!(board.along(0, a, -1), None);
         assert_eq!(board.along(0, b, i64::MAX), None);
         assert_eq!(board.along(0, b, i64::MIN), None);
+    }
+
+    /// A step of one is read from a table made when the board is compiled; any other by the track's
+    /// positions. The two agree on open and cyclic tracks, on a track through a point twice (its first
+    /// position counts) and off the track.
+    #[test]
+    fn one_step_along_agrees_with_the_positions() {
+        let track = |name: &str, points: &[&str], cyclic| PathSpec {
+            name: name.into(),
+            points: points.iter().map(|p| p.to_string()).collect(),
+            owner: None,
+            cyclic,
+            origin: 0,
+        };
+        let spec = BoardSpec {
+            sites: ["a", "b", "c", "d", "e"].map(site).to_vec(),
+            tracks: vec![
+                track("open", &["a", "b", "c"], false),
+                track("cycle", &["c", "d", "e", "a"], true),
+                track("twice", &["b", "c", "b", "d"], false),
+            ],
+            ..Default::default()
+        };
+        let board = spec.compile().unwrap();
+        let id = |name: &str| board.site(name).unwrap();
+        assert_eq!(board.along(0, id("b"), 1), Some(id("c")));
+        assert_eq!(board.along(0, id("c"), 1), None);
+        assert_eq!(board.along(1, id("a"), 1), Some(id("c")));
+        assert_eq!(board.along(2, id("b"), 1), Some(id("c")));
+        assert_eq!(board.along(2, id("e"), 1), None);
+        for t in 0..board.tracks.len() {
+            for s in 0..board.len() as SiteId + 2 {
+                assert_eq!(
+                    board.along(t, s, 1),
+                    board.along_by(t, s, 1),
+                    "track {t}, site {s}"
+                );
+            }
+        }
     }
 
     #[test]
