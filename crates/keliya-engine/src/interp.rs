@@ -191,6 +191,10 @@ impl Successors {
         list.clear();
         list
     }
+    /// Whether the list has room for moves (it has held some).
+    pub(crate) fn has_room(&self) -> bool {
+        self.entries.capacity() > 0
+    }
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -366,10 +370,6 @@ impl Successors {
 }
 
 thread_local! {
-    /// A list of moves given back by a search that took the moves `stuck` kept (`Game::real_moves`),
-    /// for the next `stuck` search on this thread to fill: with `successors_into`, the hunt games'
-    /// playouts then allocate no list of moves while they play.
-    static SPARE_MOVES: std::cell::Cell<Successors> = const { std::cell::Cell::new(Successors::new()) };
     /// Lists of moves dropped on this thread (their room), for the next lists made with
     /// [`Successors::reusing`]: a loop of playouts then allocates no list after its first game.
     static DROPPED_MOVES: std::cell::RefCell<Vec<Successors>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -381,7 +381,7 @@ const DROPPED_MOVES_KEPT: usize = 4;
 /// A dropped list keeps its room for the next one made on this thread.
 impl Drop for Successors {
     fn drop(&mut self) {
-        if self.entries.capacity() == 0 {
+        if !self.has_room() {
             return;
         }
         // (Not kept while the thread's storage is being torn down.)
@@ -701,15 +701,9 @@ impl Game {
     ) -> Result<(), EngineError> {
         // The moves kept by `stuck` were found as successors: `legal_moves` runs every rule to its end
         // instead (see `Explorer::can_pause`).
-        let kept = if keep_changes {
-            st.found.take(self, st)
-        } else {
-            None
-        };
-        match kept {
-            // The list given is kept for the next search on this thread.
-            Some(kept) => SPARE_MOVES.with(|spare| spare.set(std::mem::replace(found, kept))),
-            None => self.search(st, false, keep_changes, usize::MAX, found)?,
+        // (The list given goes into the position's box, for the next `stuck` search to fill.)
+        if !(keep_changes && st.found.take_into(self, st, found)) {
+            self.search(st, false, keep_changes, usize::MAX, found)?;
         }
         if found.is_empty() {
             self.search(st, true, keep_changes, usize::MAX, found)?;
@@ -734,11 +728,7 @@ impl Game {
     /// `stuck` asked by the end conditions of the position a player is about to move in: the move search
     /// that follows needs every move anyway, so find them all now and keep them with the position.
     pub(crate) fn has_ordinary_move_settling(&self, st: &State) -> Result<bool, EngineError> {
-        let mut found = SPARE_MOVES.with(|spare| spare.take());
-        if found.entries.capacity() == 0 {
-            found = Successors::reusing();
-        }
-        found.clear();
+        let mut found = st.found.empty_list();
         self.search(st, false, true, usize::MAX, &mut found)?;
         let any = !found.is_empty();
         st.found.keep(self, st, found);

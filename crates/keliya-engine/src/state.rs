@@ -283,16 +283,39 @@ pub(crate) struct Found {
 }
 
 thread_local! {
-    /// The box of the last moves taken on this thread, for the next to be kept in (no allocation per
-    /// move).
+    /// The box of a position dropped on this thread, for the next position's moves to be kept in (no
+    /// allocation per game).
     static SPARE_FOUND: std::cell::Cell<Option<Box<Found>>> = const { std::cell::Cell::new(None) };
 }
 
+/// Which game found the moves of a box that holds none (taken, or found elsewhere): no game's rules are
+/// at address 0.
+const NO_GAME: usize = 0;
+
 impl FoundMoves {
+    /// An empty list for the `stuck` search to fill: the one the last [`FoundMoves::take_into`] left in
+    /// this position's box (its caller's previous list), or one with the room of a dropped list.
+    pub(crate) fn empty_list(&self) -> Successors {
+        let mut found = self.0.take();
+        let list = found.as_mut().map(|f| std::mem::take(&mut f.moves));
+        self.0.set(found);
+        match list {
+            Some(mut list) if list.has_room() => {
+                list.clear();
+                list
+            }
+            _ => Successors::reusing(),
+        }
+    }
+
     pub(crate) fn keep(&self, game: &Game, st: &State, moves: Successors) {
         let game = game.rules.as_ptr() as usize;
-        let found = match SPARE_FOUND.with(|spare| spare.take()) {
-            // The spare box's lists are refilled where they are.
+        let spare = self
+            .0
+            .take()
+            .or_else(|| SPARE_FOUND.with(|spare| spare.take()));
+        let found = match spare {
+            // The box's lists are refilled where they are.
             Some(mut spare) => {
                 spare.counts.clear();
                 spare.counts.extend_from_slice(&st.counts);
@@ -319,9 +342,14 @@ impl FoundMoves {
         };
         self.0.set(Some(found));
     }
-    /// The moves kept for `st`, if they were found in a position like it in every part the rules read.
-    pub(crate) fn take(&self, game: &Game, st: &State) -> Option<Successors> {
-        let mut found = self.0.take()?;
+
+    /// Swaps the moves kept for `st` into `list`, if they were found in a position like it in every
+    /// part the rules read; `list`'s old content stays in the box, for the next search to fill. The box
+    /// stays with the position either way, holding no found moves.
+    pub(crate) fn take_into(&self, game: &Game, st: &State, list: &mut Successors) -> bool {
+        let Some(mut found) = self.0.take() else {
+            return false;
+        };
         let same = found.game == game.rules.as_ptr() as usize
             && found.counts == st.counts
             && found.vars == st.vars
@@ -329,9 +357,31 @@ impl FoundMoves {
             && found.throw == st.throw
             && found.ply == st.ply
             && found.turn == st.turn;
-        let moves = std::mem::take(&mut found.moves);
-        SPARE_FOUND.with(|spare| spare.set(Some(found)));
-        same.then_some(moves)
+        if same {
+            std::mem::swap(list, &mut found.moves);
+        }
+        found.game = NO_GAME;
+        self.0.set(Some(found));
+        same
+    }
+}
+
+/// A dropped position's box is kept for the next position on this thread.
+impl Drop for FoundMoves {
+    fn drop(&mut self) {
+        if let Some(found) = self.0.take() {
+            // (Not kept while the thread's storage is being torn down.)
+            let _ = SPARE_FOUND.try_with(|spare| {
+                let other = spare.take();
+                spare.set(Some(match other {
+                    Some(other) => {
+                        drop(found);
+                        other
+                    }
+                    None => found,
+                }))
+            });
+        }
     }
 }
 
