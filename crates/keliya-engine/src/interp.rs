@@ -699,9 +699,9 @@ impl Game {
         keep_changes: bool,
         found: &mut Successors,
     ) -> Result<(), EngineError> {
-        // The moves kept by `stuck` were found as successors: `legal_moves` runs every rule to its end
-        // instead (see `Explorer::can_pause`).
-        // (The list given goes into the position's box, for the next `stuck` search to fill.)
+        // The moves `stuck` kept were found as successors, so only a search that keeps changes takes
+        // them (`legal_moves` runs every rule to its end, see `Explorer::can_pause`); the list given
+        // goes into the position's box for the next `stuck` search to fill.
         if !(keep_changes && st.found.take_into(self, st, found)) {
             self.search(st, false, keep_changes, usize::MAX, found)?;
         }
