@@ -749,8 +749,8 @@ fn moves_found_by_the_stuck_check_are_reused_only_for_the_position_they_were_fou
         .find(|&s| game.board.neighbours(from).contains(&s) && st.site_total(game, s) == 0)
         .unwrap();
     let k = game.piece_count();
-    st.counts[from as usize * k + tiger as usize] = 0;
-    st.counts[to as usize * k + tiger as usize] = 1;
+    st.counts.set(from as usize * k + tiger as usize, 0);
+    st.counts.set(to as usize * k + tiger as usize, 1);
     let fresh = st.clone();
     let moved = found(game, &st);
     assert!(!moved.is_empty());

@@ -119,6 +119,8 @@ pub struct Board {
     one_step: Vec<u32>,
     /// The on-board sites, in id order.
     playing: Vec<SiteId>,
+    /// The same as a bit set (bit `s` for site `s`), on boards of up to 64 places.
+    playing_bits: Option<u64>,
 }
 
 impl Board {
@@ -185,6 +187,12 @@ impl Board {
     #[inline]
     pub fn playing_list(&self) -> &[SiteId] {
         &self.playing
+    }
+    /// The on-board sites as a bit set (bit `s` for site `s`); `None` on a board of more than 64
+    /// places.
+    #[inline]
+    pub fn playing_bits(&self) -> Option<u64> {
+        self.playing_bits
     }
 }
 
@@ -399,7 +407,7 @@ impl BoardSpec {
             })
             .map(|next| next.map_or(u32::MAX, u32::from))
             .collect();
-        let playing = (0..n as SiteId)
+        let playing: Vec<SiteId> = (0..n as SiteId)
             .filter(|&s| !self.sites[s as usize].offboard)
             .collect();
         Ok(Board {
@@ -418,6 +426,7 @@ impl BoardSpec {
             tracks,
             track_positions,
             one_step,
+            playing_bits: (n <= 64).then(|| playing.iter().fold(0u64, |bits, &s| bits | 1 << s)),
             playing,
         })
     }
@@ -589,6 +598,31 @@ mod tests {
                     "track {t}, site {s}"
                 );
             }
+        }
+    }
+
+    /// The on-board sites as a bit set are the list's, off-board places left out, on boards of up to
+    /// 64 places; a larger board has no set.
+    #[test]
+    fn the_playing_sites_as_bits_are_the_list() {
+        for n in [1, 5, 63, 64, 65, 70] {
+            let mut sites: Vec<SiteSpec> = (0..n).map(|i| site(&format!("s{i}"))).collect();
+            for i in (0..n).step_by(3) {
+                sites[i].offboard = true;
+            }
+            let board = BoardSpec {
+                sites,
+                ..Default::default()
+            }
+            .compile()
+            .unwrap();
+            assert_eq!(board.playing_list().len(), n - n.div_ceil(3));
+            let listed = board
+                .playing_list()
+                .iter()
+                .fold(0u64, |bits, &s| bits | 1 << (s % 64));
+            let expected = (n <= 64).then_some(listed);
+            assert_eq!(board.playing_bits(), expected, "{n} sites");
         }
     }
 

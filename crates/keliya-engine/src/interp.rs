@@ -449,7 +449,7 @@ pub(crate) enum Made {
 impl Game {
     pub fn initial_state(&self) -> State {
         let mut st = State {
-            counts: self.setup.iter().copied().collect(),
+            counts: crate::state::Counts::new(&self.setup, self.piece_count()),
             vars: Default::default(),
             to_move: self.turn_order[0],
             throw: None,

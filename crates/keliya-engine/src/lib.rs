@@ -9,6 +9,7 @@
 //! no I/O and no parsing; its hot types carry no serde.
 
 mod compile;
+mod counts;
 mod eval;
 mod explore;
 mod fold;

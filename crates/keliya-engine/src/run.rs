@@ -21,6 +21,8 @@ pub(crate) struct Scratch<'p> {
     trail: SmallVec<[Undo; 32]>,
 }
 
+// (One per search, on the stack: a boxed copy would allocate in every search that copies.)
+#[allow(clippy::large_enum_variant)]
 enum Working<'p> {
     Searched(&'p State),
     Copy(State),
@@ -39,10 +41,11 @@ pub(crate) type Changes = SmallVec<[Undo; 4]>;
 pub(crate) fn replay(st: &mut State, changes: &[Undo]) -> bool {
     for change in changes {
         match *change {
-            Undo::Count(c, n) => match st.counts.get_mut(c as usize) {
-                Some(x) => *x = n,
-                None => return false,
-            },
+            Undo::Count(c, n) => {
+                if !st.counts.try_set(c as usize, n) {
+                    return false;
+                }
+            }
             Undo::Var(slot, v) => match st.vars.get_mut(slot as usize) {
                 Some(x) => *x = v,
                 None => return false,
@@ -97,7 +100,7 @@ impl<'p> Scratch<'p> {
             };
             let state = self.state_mut();
             match undo {
-                Undo::Count(c, n) => state.counts[c as usize] = n,
+                Undo::Count(c, n) => state.counts.set(c as usize, n),
                 Undo::Var(slot, v) => state.vars[slot as usize] = v,
                 Undo::Captures(n) => state.captures = n,
             }
@@ -122,11 +125,12 @@ impl<'p> Scratch<'p> {
     }
     fn set_count(&mut self, cell: usize, n: u16) {
         if let Working::Played(state) = &mut self.state {
-            state.counts[cell] = n;
+            state.counts.set(cell, n);
             return;
         }
         let state = self.state_mut();
-        let old = std::mem::replace(&mut state.counts[cell], n);
+        let old = state.counts[cell];
+        state.counts.set(cell, n);
         self.trail.push(Undo::Count(cell as u32, old));
     }
     /// `var = n`, `var += n` or `var -= n` on the variable in `slot`; a value left as it was is not
@@ -452,6 +456,14 @@ impl<'a> Run<'a> {
             })
         };
         let start = items.len();
+        // A drop's `sites() where empty(x)`: the vacant points straight from the bit sets.
+        if let (Domain::Sites, Some(SiteTest::One(SiteIs::Empty(0)))) = (domain, plan.0.test)
+            && let (Some(playing), Some(occupied)) =
+                (g.board.playing_bits(), st.counts.occupied_sites())
+        {
+            list_bits(playing & !occupied, items);
+            return Ok(());
+        }
         match domain {
             Domain::Sites => items.extend(
                 g.board
@@ -465,9 +477,15 @@ impl<'a> Run<'a> {
                     e => self.eval(st, e)?,
                 };
                 if let Value::Piece(p) = piece {
-                    let k = g.piece_count();
-                    let holds = |s: SiteId| st.counts[s as usize * k + p as usize] > 0;
-                    list_sites(g.board.playing_list(), holds, items);
+                    if let (Some(playing), Some(with)) =
+                        (g.board.playing_bits(), st.counts.sites_with(p as usize))
+                    {
+                        list_bits(playing & with, items);
+                    } else {
+                        let k = g.piece_count();
+                        let holds = |s: SiteId| st.counts[s as usize * k + p as usize] > 0;
+                        list_sites(g.board.playing_list(), holds, items);
+                    }
                 }
             }
             Domain::Neighbours(e) => {
@@ -514,7 +532,13 @@ impl<'a> Run<'a> {
                 }
             }
             Domain::Occupied => {
-                list_sites(g.board.playing_list(), |s| st.site_total(g, s) > 0, items)
+                if let (Some(playing), Some(occupied)) =
+                    (g.board.playing_bits(), st.counts.occupied_sites())
+                {
+                    list_bits(playing & occupied, items);
+                } else {
+                    list_sites(g.board.playing_list(), |s| st.site_total(g, s) > 0, items)
+                }
             }
             Domain::Players => items.extend(
                 g.turn_order
@@ -848,34 +872,37 @@ impl SiteIs {
 }
 
 /// Adds the sites of `sites` that satisfy `holds` to `items`, in order. Pieces stand on random-looking
-/// sites, so a branch per site would often be mispredicted: on boards of up to 64 sites the test is made
-/// on every site first, into a bit set, and the sites are then listed from its bits.
+/// sites, so a branch per site would often be mispredicted: the test is made on 64 sites at a time
+/// first, into a bit set, and the sites are then listed from its bits.
 #[inline]
 pub(crate) fn list_sites(
     sites: &[SiteId],
     holds: impl Fn(SiteId) -> bool,
     items: &mut Vec<[Value; 2]>,
 ) {
-    if sites.len() > 64 {
-        items.extend(
-            sites
-                .iter()
-                .filter(|&&s| holds(s))
-                .map(|&s| [Value::Site(s), Value::None]),
-        );
-        return;
+    for chunk in sites.chunks(64) {
+        let mut set = 0u64;
+        for (i, &s) in chunk.iter().enumerate() {
+            set |= u64::from(holds(s)) << i;
+        }
+        items.reserve(set.count_ones() as usize);
+        while set != 0 {
+            items.push([
+                Value::Site(chunk[set.trailing_zeros() as usize]),
+                Value::None,
+            ]);
+            set &= set - 1;
+        }
     }
-    let mut set = 0u64;
-    for (i, &s) in sites.iter().enumerate() {
-        set |= u64::from(holds(s)) << i;
-    }
-    items.reserve(set.count_ones() as usize);
-    while set != 0 {
-        items.push([
-            Value::Site(sites[set.trailing_zeros() as usize]),
-            Value::None,
-        ]);
-        set &= set - 1;
+}
+
+/// Adds the sites of the bit set `bits` (bit `s` for site `s`) to `items`, in id order.
+#[inline]
+fn list_bits(mut bits: u64, items: &mut Vec<[Value; 2]>) {
+    items.reserve(bits.count_ones() as usize);
+    while bits != 0 {
+        items.push([Value::Site(bits.trailing_zeros() as SiteId), Value::None]);
+        bits &= bits - 1;
     }
 }
 

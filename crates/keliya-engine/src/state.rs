@@ -1,5 +1,6 @@
 use std::sync::Arc;
 
+pub use crate::counts::Counts;
 use crate::{Game, PlayerId, Successors};
 
 /// Position hashes recorded since the last capture, oldest first, in one list shared by a state and its
@@ -124,80 +125,6 @@ impl std::fmt::Debug for Held {
 /// Variable values; inline up to 8 (a pooled list like the counts' costs more than it saves here).
 pub type Vars = smallvec::SmallVec<[i64; 8]>;
 
-/// Piece counts per (site, kind): a plain list, so that reading a count is one load (an inline small
-/// vector pays a test of where its items are on every read). The lists of dropped positions are kept
-/// per thread for the next copies, so a playout does not allocate per move.
-#[derive(Default, PartialEq, Eq, Hash)]
-pub struct Counts(Vec<u16>);
-
-thread_local! {
-    /// Lists of counts no longer used, for the next copies on this thread.
-    static SPARE_COUNTS: std::cell::RefCell<Vec<Vec<u16>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// How many unused lists a thread keeps: a playout holds a few positions at once.
-const SPARE_COUNTS_KEPT: usize = 8;
-
-impl Counts {
-    pub fn from_slice(cells: &[u16]) -> Counts {
-        let spare = SPARE_COUNTS
-            .try_with(|spare| spare.borrow_mut().pop())
-            .ok()
-            .flatten();
-        let mut list = spare.unwrap_or_default();
-        list.clear();
-        list.extend_from_slice(cells);
-        Counts(list)
-    }
-}
-
-impl Clone for Counts {
-    fn clone(&self) -> Counts {
-        Counts::from_slice(&self.0)
-    }
-}
-
-impl Drop for Counts {
-    fn drop(&mut self) {
-        if self.0.capacity() == 0 {
-            return;
-        }
-        let list = std::mem::take(&mut self.0);
-        // (Not kept while the thread's storage is being torn down.)
-        let _ = SPARE_COUNTS.try_with(|spare| {
-            let mut spare = spare.borrow_mut();
-            if spare.len() < SPARE_COUNTS_KEPT {
-                spare.push(list);
-            }
-        });
-    }
-}
-
-impl std::ops::Deref for Counts {
-    type Target = Vec<u16>;
-    fn deref(&self) -> &Vec<u16> {
-        &self.0
-    }
-}
-
-impl std::ops::DerefMut for Counts {
-    fn deref_mut(&mut self) -> &mut Vec<u16> {
-        &mut self.0
-    }
-}
-
-impl FromIterator<u16> for Counts {
-    fn from_iter<I: IntoIterator<Item = u16>>(cells: I) -> Counts {
-        Counts(cells.into_iter().collect())
-    }
-}
-
-impl std::fmt::Debug for Counts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CapKind {
     MaxTurns,
@@ -273,7 +200,9 @@ pub(crate) struct FoundMoves(std::cell::Cell<Option<Box<Found>>>);
 pub(crate) struct Found {
     /// Which game found them: the address of its rules (another game, or a copy, searches afresh).
     game: usize,
-    counts: Counts,
+    /// The counts by their hash and number, as the repetition cap tells positions apart: copying and
+    /// comparing the whole list every turn cost more than the rest of the check.
+    counts: (u64, usize),
     vars: Vars,
     to_move: PlayerId,
     throw: Option<u8>,
@@ -317,8 +246,7 @@ impl FoundMoves {
         let found = match spare {
             // The box's lists are refilled where they are.
             Some(mut spare) => {
-                spare.counts.clear();
-                spare.counts.extend_from_slice(&st.counts);
+                spare.counts = (st.counts.hash(), st.counts.len());
                 spare.vars.clear();
                 spare.vars.extend_from_slice(&st.vars);
                 spare.game = game;
@@ -331,7 +259,7 @@ impl FoundMoves {
             }
             None => Box::new(Found {
                 game,
-                counts: st.counts.clone(),
+                counts: (st.counts.hash(), st.counts.len()),
                 vars: Vars::from_slice(&st.vars),
                 to_move: st.to_move,
                 throw: st.throw,
@@ -351,7 +279,7 @@ impl FoundMoves {
             return false;
         };
         let same = found.game == game.rules.as_ptr() as usize
-            && found.counts == st.counts
+            && found.counts == (st.counts.hash(), st.counts.len())
             && found.vars == st.vars
             && found.to_move == st.to_move
             && found.throw == st.throw
@@ -447,14 +375,17 @@ impl State {
             .sum()
     }
     /// No piece of any kind on `site`. (Without a loop for games of one or two kinds of piece, as the
-    /// hunt games are: this is the test of every step and drop.)
+    /// hunt games are: this is the test of every step and drop; with more, from the counts' bit set.)
     #[inline]
     pub fn site_is_empty(&self, game: &Game, site: u16) -> bool {
         let cell = site as usize * game.piece_count();
         match game.piece_count() {
             1 => self.counts[cell] == 0,
             2 => self.counts[cell] | self.counts[cell + 1] == 0,
-            _ => self.site_total(game, site) == 0,
+            _ => match self.counts.occupied_sites() {
+                Some(occupied) => occupied >> site & 1 == 0,
+                None => self.site_total(game, site) == 0,
+            },
         }
     }
     pub fn is_over(&self) -> bool {
@@ -464,71 +395,24 @@ impl State {
     /// Hash of the position alone (not counters or history), stable across runs and platforms.
     ///
     /// It is taken every turn of a game with a repetition cap, and at every step that asks
-    /// `seen_before`. The counts go in four at a time, as one 64-bit word, into four lanes that do not
-    /// wait for each other; a chain of one multiplication per count (the hash before this one) made
-    /// the board's size a chain of dependent multiplications, a tenth of a turn on the 23-point board.
-    /// Each step is a 128-bit product folded to 64 bits, so that a change in any bit of a count moves
-    /// bits high and low.
+    /// `seen_before`. The counts' share is kept by the counts as they change ([`Counts::hash`]); the
+    /// variables, the numbers of counts and variables and the player to move are mixed into it here,
+    /// each by a 128-bit product folded to 64 bits, so that a change in any bit moves bits high and low.
     pub fn position_hash(&self) -> u64 {
-        const SEEDS: [u64; 4] = [
-            0x243f_6a88_85a3_08d3,
-            0x1319_8a2e_0370_7344,
-            0xa409_3822_299f_31d0,
-            0x082e_fa98_ec4e_6c89,
-        ];
-        let cells: &[u16] = &self.counts;
-        let mut lanes = SEEDS;
-        let mut sixteens = cells.chunks_exact(16);
-        for sixteen in &mut sixteens {
-            take_sixteen(&mut lanes, |i| sixteen[i]);
+        let mut hash = self.counts.hash() ^ 0x243f_6a88_85a3_08d3;
+        for &v in self.vars.iter() {
+            hash = folded_product(hash ^ v as u64, K);
         }
-        // The last counts, with zeros after them (the number of counts goes in at the end).
-        let rest = sixteens.remainder();
-        if !rest.is_empty() {
-            take_sixteen(&mut lanes, |i| rest.get(i).copied().unwrap_or(0));
-        }
-        // Then the variables, one to a lane, four at a time.
-        let vars: &[i64] = &self.vars;
-        let mut fours = vars.chunks_exact(4);
-        for four in &mut fours {
-            take_four(&mut lanes, |i| four[i] as u64);
-        }
-        let rest = fours.remainder();
-        if !rest.is_empty() {
-            take_four(&mut lanes, |i| rest.get(i).map_or(0, |&v| v as u64));
-        }
-        // Last the numbers of counts and variables, and the player to move. (The throw is not part of
-        // the position: a position repeats whatever was thrown in it.)
-        let last = (cells.len() as u64) << 40 | (vars.len() as u64) << 20 | u64::from(self.to_move);
-        folded_product(lanes[0] ^ last, lanes[1]) ^ folded_product(lanes[2], lanes[3] ^ K)
+        // (The throw is not part of the position: a position repeats whatever was thrown in it.)
+        let last = (self.counts.len() as u64) << 40
+            | (self.vars.len() as u64) << 20
+            | u64::from(self.to_move);
+        folded_product(hash ^ last, K ^ 0x1319_8a2e_0370_7344)
     }
 }
 
 /// What [`State::position_hash`] multiplies by.
 const K: u64 = 0x9e37_79b9_7f4a_7c15;
-
-/// Sixteen counts into the four lanes of [`State::position_hash`], four to a lane as one word.
-#[inline(always)]
-fn take_sixteen(lanes: &mut [u64; 4], cell: impl Fn(usize) -> u16) {
-    take_four(lanes, |lane| {
-        let i = lane * 4;
-        u64::from(cell(i))
-            | u64::from(cell(i + 1)) << 16
-            | u64::from(cell(i + 2)) << 32
-            | u64::from(cell(i + 3)) << 48
-    });
-}
-
-/// One word into each lane of [`State::position_hash`].
-#[inline(always)]
-fn take_four(lanes: &mut [u64; 4], word: impl Fn(usize) -> u64) {
-    *lanes = [
-        folded_product(lanes[0] ^ word(0), K),
-        folded_product(lanes[1] ^ word(1), K),
-        folded_product(lanes[2] ^ word(2), K),
-        folded_product(lanes[3] ^ word(3), K),
-    ];
-}
 
 /// The 128-bit product of `a` and `b`, its two halves joined by exclusive or.
 #[inline(always)]

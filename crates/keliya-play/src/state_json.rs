@@ -160,7 +160,7 @@ pub fn from_json_at(game: &Game, v: &Value) -> Result<State, StateError> {
                 "`sites` maps site names to {piece: count}".into(),
             )
         })?;
-        st.counts.iter_mut().for_each(|c| *c = 0);
+        st.counts.remove_all();
         for (site, pieces) in sites {
             let s = game
                 .board
@@ -183,7 +183,8 @@ pub fn from_json_at(game: &Game, v: &Value) -> Result<State, StateError> {
                     .ok_or_else(|| {
                         fail(at(), format!("`{site}.{piece}`: a count from 0 to 65535"))
                     })?;
-                st.counts[s as usize * game.piece_count() + p as usize] = n as u16;
+                st.counts
+                    .set(s as usize * game.piece_count() + p as usize, n as u16);
             }
         }
     }

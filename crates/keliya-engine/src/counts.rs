@@ -1,0 +1,312 @@
+//! Piece counts per (site, kind), with what the move search and the repetition cap ask of them most
+//! kept up to date beside them: on boards of up to 64 places, which sites hold a piece of each kind and
+//! which hold any, as bit sets; and on every board, a hash of the counts.
+//!
+//! Every write goes through [`Counts::set`], so the two can never disagree with the counts. Reading a
+//! count stays one load (the list is plain); `sites_with(p)` and a drop's `sites() where empty(x)` become
+//! a walk over set bits instead of a test of every site.
+
+/// Piece counts, `cells[site * kinds + kind]`, with their bit sets and hash.
+pub struct Counts {
+    cells: Vec<u16>,
+    kinds: u32,
+    /// `cell * site_of >> 32` is the cell's site: the division by `kinds`, as a multiplication (exact
+    /// for every cell of a board with bit sets, see the test).
+    site_of: u64,
+    /// Whether the bit sets are kept: at most 64 sites and [`SET_KINDS`] kinds of piece.
+    sets: bool,
+    /// Bit `s`: some piece stands on site `s`.
+    occupied: u64,
+    /// Bit `s` of `with[k]`: a piece of kind `k` stands on site `s`.
+    with: [u64; SET_KINDS],
+    /// Each count times its cell's weight ([`cell_key`]), summed: kept with every change, so that the
+    /// repetition cap does not read the whole board every turn.
+    hash: u64,
+}
+
+/// The most kinds of piece for which the bit sets are kept (the race games have eight).
+pub(crate) const SET_KINDS: usize = 8;
+
+thread_local! {
+    /// Lists of counts no longer used, for the next copies on this thread.
+    static SPARE_COUNTS: std::cell::RefCell<Vec<Vec<u16>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many unused lists a thread keeps: a playout holds a few positions at once.
+const SPARE_COUNTS_KEPT: usize = 8;
+
+fn spare_list() -> Vec<u16> {
+    let spare = SPARE_COUNTS
+        .try_with(|spare| spare.borrow_mut().pop())
+        .ok()
+        .flatten();
+    let mut list = spare.unwrap_or_default();
+    list.clear();
+    list
+}
+
+impl Counts {
+    /// Counts of `kinds` kinds of piece per site.
+    pub fn new(cells: &[u16], kinds: usize) -> Counts {
+        let mut list = spare_list();
+        list.extend_from_slice(cells);
+        let kinds = kinds.max(1);
+        let sites = cells.len().div_ceil(kinds);
+        let mut counts = Counts {
+            cells: list,
+            kinds: kinds as u32,
+            site_of: (1u64 << 32) / kinds as u64 + 1,
+            sets: sites <= 64 && kinds <= SET_KINDS,
+            occupied: 0,
+            with: [0; SET_KINDS],
+            hash: 0,
+        };
+        for cell in 0..counts.cells.len() {
+            let n = counts.cells[cell];
+            counts.hash = counts
+                .hash
+                .wrapping_add(u64::from(n).wrapping_mul(cell_key(cell)));
+            if counts.sets && n > 0 {
+                counts.mark(cell, n);
+            }
+        }
+        counts
+    }
+
+    /// Sets the count of one cell (a site and kind, as `site * kinds + kind`).
+    #[inline]
+    pub fn set(&mut self, cell: usize, n: u16) {
+        let old = std::mem::replace(&mut self.cells[cell], n);
+        let change = u64::from(n).wrapping_sub(u64::from(old));
+        self.hash = self.hash.wrapping_add(change.wrapping_mul(cell_key(cell)));
+        if self.sets {
+            self.mark(cell, n);
+        }
+    }
+
+    /// [`Counts::set`], or false when there is no such cell.
+    pub fn try_set(&mut self, cell: usize, n: u16) -> bool {
+        let fits = cell < self.cells.len();
+        if fits {
+            self.set(cell, n);
+        }
+        fits
+    }
+
+    /// Takes every piece off.
+    pub fn remove_all(&mut self) {
+        self.cells.iter_mut().for_each(|c| *c = 0);
+        self.occupied = 0;
+        self.with = [0; SET_KINDS];
+        self.hash = 0;
+    }
+
+    /// The bit sets after `cell` was set to `n`.
+    #[inline]
+    fn mark(&mut self, cell: usize, n: u16) {
+        let site = ((cell as u64 * self.site_of) >> 32) as usize;
+        let kind = cell - site * self.kinds as usize;
+        let bit = 1u64 << site;
+        if n > 0 {
+            self.with[kind] |= bit;
+            self.occupied |= bit;
+        } else {
+            self.with[kind] &= !bit;
+            let first = site * self.kinds as usize;
+            if self.cells[first..first + self.kinds as usize]
+                .iter()
+                .all(|&c| c == 0)
+            {
+                self.occupied &= !bit;
+            }
+        }
+    }
+
+    /// Bit `s` set when a piece of kind `kind` stands on site `s`; `None` where the sets are not kept.
+    #[inline]
+    pub(crate) fn sites_with(&self, kind: usize) -> Option<u64> {
+        if self.sets {
+            self.with.get(kind).copied()
+        } else {
+            None
+        }
+    }
+
+    /// Bit `s` set when some piece stands on site `s`; `None` where the sets are not kept.
+    #[inline]
+    pub(crate) fn occupied_sites(&self) -> Option<u64> {
+        self.sets.then_some(self.occupied)
+    }
+
+    /// A hash of the counts alone, kept with every change (see [`cell_key`]).
+    pub(crate) fn hash(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// The weight of a cell in [`Counts::hash`]: the hash is the sum of every count times its cell's
+/// weight (wrapping), so a change of a count changes it by one multiplication. The weights are
+/// 64-bit mixes (the finaliser of SplitMix64) of the cell's index, worked out when the program is
+/// compiled for the first cells and when asked for the rest.
+#[inline]
+fn cell_key(cell: usize) -> u64 {
+    match KEYS.get(cell) {
+        Some(&key) => key,
+        None => mix(cell as u64),
+    }
+}
+
+const KEYS: [u64; 1024] = {
+    let mut keys = [0; 1024];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = mix(i as u64);
+        i += 1;
+    }
+    keys
+};
+
+/// Odd (so that no count is lost to a weight's factors of two) and well mixed.
+const fn mix(i: u64) -> u64 {
+    let mut x = i.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (x ^ (x >> 31)) | 1
+}
+
+impl Clone for Counts {
+    fn clone(&self) -> Counts {
+        let mut cells = spare_list();
+        cells.extend_from_slice(&self.cells);
+        Counts {
+            cells,
+            kinds: self.kinds,
+            site_of: self.site_of,
+            sets: self.sets,
+            occupied: self.occupied,
+            with: self.with,
+            hash: self.hash,
+        }
+    }
+}
+
+impl Drop for Counts {
+    fn drop(&mut self) {
+        if self.cells.capacity() == 0 {
+            return;
+        }
+        let list = std::mem::take(&mut self.cells);
+        // (Not kept while the thread's storage is being torn down.)
+        let _ = SPARE_COUNTS.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_COUNTS_KEPT {
+                spare.push(list);
+            }
+        });
+    }
+}
+
+impl Default for Counts {
+    fn default() -> Counts {
+        Counts::new(&[], 1)
+    }
+}
+
+impl std::ops::Deref for Counts {
+    type Target = [u16];
+    fn deref(&self) -> &[u16] {
+        &self.cells
+    }
+}
+
+/// Counts are equal when their cells are (the sets and the hash follow from them).
+impl PartialEq for Counts {
+    fn eq(&self, other: &Counts) -> bool {
+        self.cells == other.cells
+    }
+}
+impl Eq for Counts {}
+impl std::hash::Hash for Counts {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.cells.hash(state)
+    }
+}
+
+impl std::fmt::Debug for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.cells.fmt(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sets and the hash kept change by change are the ones worked out afresh, whatever the
+    /// order of the changes, on boards with and without sets.
+    #[test]
+    fn what_is_kept_beside_the_counts_follows_every_change() {
+        for (sites, kinds) in [(10, 2), (64, 1), (35, 8), (21, 3), (65, 2), (12, 9)] {
+            let mut counts = Counts::new(&vec![0; sites * kinds], kinds);
+            let mut seed = 0x1234_5678_u64;
+            for step in 0..2000 {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let cell = (seed >> 33) as usize % (sites * kinds);
+                let n = if step % 3 == 0 {
+                    0
+                } else {
+                    (seed >> 20) as u16 % 3
+                };
+                counts.set(cell, n);
+                let fresh = Counts::new(&counts, kinds);
+                assert_eq!(counts.hash(), fresh.hash(), "{sites}x{kinds}, step {step}");
+                assert_eq!(counts.occupied_sites(), fresh.occupied_sites());
+                for kind in 0..kinds {
+                    assert_eq!(counts.sites_with(kind), fresh.sites_with(kind));
+                }
+                if let Some(occupied) = fresh.occupied_sites() {
+                    for site in 0..sites {
+                        let cells = &counts[site * kinds..(site + 1) * kinds];
+                        assert_eq!(occupied >> site & 1 == 1, cells.iter().any(|&c| c > 0));
+                        for (kind, &c) in cells.iter().enumerate() {
+                            let with = fresh.sites_with(kind).unwrap_or(0);
+                            assert_eq!(with >> site & 1 == 1, c > 0);
+                        }
+                    }
+                }
+            }
+            assert_eq!(counts.occupied_sites().is_some(), sites <= 64 && kinds <= 8);
+        }
+    }
+
+    /// The multiplication that stands for the division by the number of kinds is exact on every
+    /// board with sets.
+    #[test]
+    fn the_site_of_a_cell_is_its_index_divided_by_the_kinds() {
+        for kinds in 1..=SET_KINDS {
+            let counts = Counts::new(&[], kinds);
+            for cell in 0..64 * kinds {
+                assert_eq!(
+                    ((cell as u64 * counts.site_of) >> 32) as usize,
+                    cell / kinds
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn emptying_a_cell_leaves_no_trace_in_the_hash() {
+        let mut counts = Counts::new(&[0; 8], 2);
+        let empty = counts.hash();
+        counts.set(3, 5);
+        assert_ne!(counts.hash(), empty);
+        counts.set(3, 0);
+        assert_eq!(counts.hash(), empty);
+        counts.set(5, 1);
+        counts.remove_all();
+        assert_eq!(counts.hash(), empty);
+        assert_eq!(counts.occupied_sites(), Some(0));
+    }
+}
