@@ -121,6 +121,26 @@ pub struct Board {
     playing: Vec<SiteId>,
     /// The same as a bit set (bit `s` for site `s`), on boards of up to 64 places.
     playing_bits: Option<u64>,
+    /// Per site, as bit sets, on boards of up to 64 places (empty otherwise): its neighbours, the
+    /// points its leaps go over, and the points they land on.
+    reach_bits: Vec<Reach>,
+}
+
+/// What a site reaches in one step or leap, as bit sets (bit `s` for site `s`); every bit set where
+/// the board is too large for sets, so that a test "nothing reachable" never holds there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub neighbours: u64,
+    pub leaps_over: u64,
+    pub leaps_land: u64,
+}
+
+impl Reach {
+    const ALL: Reach = Reach {
+        neighbours: u64::MAX,
+        leaps_over: u64::MAX,
+        leaps_land: u64::MAX,
+    };
 }
 
 impl Board {
@@ -187,6 +207,15 @@ impl Board {
     #[inline]
     pub fn playing_list(&self) -> &[SiteId] {
         &self.playing
+    }
+    /// What `s` reaches in one step or leap, as bit sets; every bit set on a board of more than 64
+    /// places.
+    #[inline]
+    pub fn reach(&self, s: SiteId) -> Reach {
+        self.reach_bits
+            .get(s as usize)
+            .copied()
+            .unwrap_or(Reach::ALL)
     }
     /// The on-board sites as a bit set (bit `s` for site `s`); `None` on a board of more than 64
     /// places.
@@ -410,6 +439,25 @@ impl BoardSpec {
         let playing: Vec<SiteId> = (0..n as SiteId)
             .filter(|&s| !self.sites[s as usize].offboard)
             .collect();
+        let reach_bits = if n <= 64 {
+            (0..n)
+                .map(|s| {
+                    let bits = |sites: &mut dyn Iterator<Item = SiteId>| {
+                        sites.fold(0u64, |bits, s| bits | 1 << s)
+                    };
+                    let leaps = &leaps[leap_start[s] as usize..leap_start[s + 1] as usize];
+                    let near =
+                        &neighbours[neighbour_start[s] as usize..neighbour_start[s + 1] as usize];
+                    Reach {
+                        neighbours: bits(&mut near.iter().copied()),
+                        leaps_over: bits(&mut leaps.iter().map(|&(over, _)| over)),
+                        leaps_land: bits(&mut leaps.iter().map(|&(_, land)| land)),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(Board {
             names: self.sites.iter().map(|s| s.id.clone()).collect(),
             index,
@@ -427,6 +475,7 @@ impl BoardSpec {
             track_positions,
             one_step,
             playing_bits: (n <= 64).then(|| playing.iter().fold(0u64, |bits, &s| bits | 1 << s)),
+            reach_bits,
             playing,
         })
     }
@@ -623,6 +672,51 @@ mod tests {
                 .fold(0u64, |bits, &s| bits | 1 << (s % 64));
             let expected = (n <= 64).then_some(listed);
             assert_eq!(board.playing_bits(), expected, "{n} sites");
+        }
+    }
+
+    /// A site's reach as bit sets is its neighbours and leaps as listed, on a board of points and lines
+    /// (a row of `n` joined by one line); on a board of more than 64 places every bit is set.
+    #[test]
+    fn what_a_site_reaches_as_bits_is_its_lists() {
+        for n in [5, 64, 65] {
+            let names: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+            let board = BoardSpec {
+                sites: names.iter().map(|name| site(name)).collect(),
+                edges: names.windows(2).map(|w| edge(&w[0], &w[1])).collect(),
+                lines: vec![PathSpec {
+                    name: "row".into(),
+                    points: names.clone(),
+                    owner: None,
+                    cyclic: false,
+                    origin: 0,
+                }],
+                ..Default::default()
+            }
+            .compile()
+            .unwrap();
+            for s in 0..n as SiteId {
+                let reach = board.reach(s);
+                if n > 64 {
+                    assert_eq!(reach, Reach::ALL);
+                    continue;
+                }
+                let bits = |sites: Vec<SiteId>| sites.iter().fold(0u64, |b, &x| b | 1 << x);
+                assert_eq!(reach.neighbours, bits(board.neighbours(s).to_vec()));
+                assert_eq!(
+                    reach.leaps_over,
+                    bits(board.leaps(s).iter().map(|l| l.0).collect())
+                );
+                assert_eq!(
+                    reach.leaps_land,
+                    bits(board.leaps(s).iter().map(|l| l.1).collect())
+                );
+                // Inside the row, two neighbours and two leaps (one each way).
+                if (2..n - 2).contains(&(s as usize)) {
+                    assert_eq!(reach.neighbours.count_ones(), 2);
+                    assert_eq!(reach.leaps_land.count_ones(), 2);
+                }
+            }
         }
     }
 

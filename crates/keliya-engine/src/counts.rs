@@ -138,6 +138,23 @@ impl Counts {
         self.sets.then_some(self.occupied)
     }
 
+    /// Bit `s` set when no piece stands on site `s`; every bit where the sets are not kept (for tests
+    /// that may rule a listing out, never in).
+    #[inline]
+    pub(crate) fn vacant_or_all(&self) -> u64 {
+        if self.sets { !self.occupied } else { u64::MAX }
+    }
+
+    /// Bit `s` set when a piece of kind `kind` stands on site `s`; every bit where the sets are not
+    /// kept.
+    #[inline]
+    pub(crate) fn holding_or_all(&self, kind: usize) -> u64 {
+        match self.sites_with(kind) {
+            Some(with) => with,
+            None => u64::MAX,
+        }
+    }
+
     /// A hash of the counts alone, kept with every change (see [`cell_key`]).
     pub(crate) fn hash(&self) -> u64 {
         self.hash

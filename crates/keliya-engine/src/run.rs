@@ -2,7 +2,7 @@
 //! a choice point, and the effects and assignments that change the position. Choice points and loops are
 //! driven by the explorer (`explore.rs`), which forks a run at every choice point.
 
-use keliya_board::SiteId;
+use keliya_board::{Reach, SiteId};
 
 use crate::explore::Decided;
 use crate::interp::EngineError;
@@ -767,7 +767,10 @@ impl<'e> Listing<'e> {
         match self.plan.0.direct {
             // The two commonest listings of the hunt games, each test inlined for its case.
             Direct::Steps(x) => {
-                if let Some(s) = from(x) {
+                // (A piece hemmed in, common once the board fills, is seen from the bit sets alone.)
+                if let Some(s) = from(x)
+                    && g.board.reach(s).neighbours & st.counts.vacant_or_all() != 0
+                {
                     for &to in g.board.neighbours(s) {
                         if st.site_is_empty(g, to) {
                             items.push([Value::Site(to), Value::None]);
@@ -776,7 +779,14 @@ impl<'e> Listing<'e> {
                 }
             }
             Direct::Leaps(x, piece) => {
-                if let Some(s) = from(x) {
+                // (Most turns a hunter has no leap: no piece to go over, or nowhere to land.)
+                let possible = |reach: Reach| {
+                    (reach.leaps_over & st.counts.holding_or_all(piece as usize) != 0)
+                        & (reach.leaps_land & st.counts.vacant_or_all() != 0)
+                };
+                if let Some(s) = from(x)
+                    && possible(g.board.reach(s))
+                {
                     for &(over, to) in g.board.leaps(s) {
                         // Both tested, without a branch between them (neither has an effect).
                         if (st.count(g, over, piece) > 0) & st.site_is_empty(g, to) {
