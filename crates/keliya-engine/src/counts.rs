@@ -149,10 +149,7 @@ impl Counts {
     /// kept.
     #[inline]
     pub(crate) fn holding_or_all(&self, kind: usize) -> u64 {
-        match self.sites_with(kind) {
-            Some(with) => with,
-            None => u64::MAX,
-        }
+        self.sites_with(kind).unwrap_or(u64::MAX)
     }
 
     /// A hash of the counts alone, kept with every change (see [`cell_key`]).
