@@ -767,13 +767,36 @@ impl<'e> Listing<'e> {
         match self.plan.0.direct {
             // The two commonest listings of the hunt games, each test inlined for its case.
             Direct::Steps(x) => {
-                // (A piece hemmed in, common once the board fills, is seen from the bit sets alone.)
-                if let Some(s) = from(x)
-                    && g.board.reach(s).neighbours & st.counts.vacant_or_all() != 0
-                {
-                    for &to in g.board.neighbours(s) {
-                        if st.site_is_empty(g, to) {
-                            items.push([Value::Site(to), Value::None]);
+                if let Some(s) = from(x) {
+                    let near = g.board.neighbours(s);
+                    let reach = g.board.reach(s).neighbours;
+                    match st.counts.occupied_sites() {
+                        // From the bit sets, where they tell the answer whole: a piece hemmed in
+                        // (common once the board fills), one way out, or every way open. Each
+                        // neighbour once in the list, so that its bits say the same as the list.
+                        Some(occupied) if reach.count_ones() as usize == near.len() => {
+                            let free = reach & !occupied;
+                            if free & free.wrapping_sub(1) == 0 {
+                                if free != 0 {
+                                    let to = free.trailing_zeros() as SiteId;
+                                    items.push([Value::Site(to), Value::None]);
+                                }
+                            } else if free == reach {
+                                items.extend(near.iter().map(|&to| [Value::Site(to), Value::None]));
+                            } else {
+                                for &to in near {
+                                    if occupied >> to & 1 == 0 {
+                                        items.push([Value::Site(to), Value::None]);
+                                    }
+                                }
+                            }
+                        }
+                        _ => {
+                            for &to in near {
+                                if st.site_is_empty(g, to) {
+                                    items.push([Value::Site(to), Value::None]);
+                                }
+                            }
                         }
                     }
                 }
