@@ -61,13 +61,16 @@ impl Counts {
             with: [0; SET_KINDS],
             hash: 0,
         };
+        // (Most cells of a starting position are empty, and an empty cell adds nothing.)
         for cell in 0..counts.cells.len() {
             let n = counts.cells[cell];
-            counts.hash = counts
-                .hash
-                .wrapping_add(u64::from(n).wrapping_mul(cell_key(cell)));
-            if counts.sets && n > 0 {
-                counts.mark(cell, n);
+            if n > 0 {
+                counts.hash = counts
+                    .hash
+                    .wrapping_add(u64::from(n).wrapping_mul(cell_key(cell)));
+                if counts.sets {
+                    counts.mark(cell, n);
+                }
             }
         }
         counts
