@@ -200,11 +200,10 @@ pub(crate) struct FoundMoves(std::cell::Cell<Option<Box<Found>>>);
 pub(crate) struct Found {
     /// Which game found them: the address of its rules (another game, or a copy, searches afresh).
     game: usize,
-    /// The counts by their hash and number, as the repetition cap tells positions apart: copying and
-    /// comparing the whole list every turn cost more than the rest of the check.
-    counts: (u64, usize),
-    vars: Vars,
-    to_move: PlayerId,
+    /// The position (counts, variables, player to move) by its hash, as the repetition cap tells
+    /// positions apart: copying and comparing the counts every turn cost more than the rest of the
+    /// check.
+    position: u64,
     throw: Option<u8>,
     ply: u32,
     turn: u32,
@@ -246,11 +245,8 @@ impl FoundMoves {
         let found = match spare {
             // The box's lists are refilled where they are.
             Some(mut spare) => {
-                spare.counts = (st.counts.hash(), st.counts.len());
-                spare.vars.clear();
-                spare.vars.extend_from_slice(&st.vars);
+                spare.position = st.position_hash();
                 spare.game = game;
-                spare.to_move = st.to_move;
                 spare.throw = st.throw;
                 spare.ply = st.ply;
                 spare.turn = st.turn;
@@ -259,9 +255,7 @@ impl FoundMoves {
             }
             None => Box::new(Found {
                 game,
-                counts: (st.counts.hash(), st.counts.len()),
-                vars: Vars::from_slice(&st.vars),
-                to_move: st.to_move,
+                position: st.position_hash(),
                 throw: st.throw,
                 ply: st.ply,
                 turn: st.turn,
@@ -279,9 +273,7 @@ impl FoundMoves {
             return false;
         };
         let same = found.game == game.rules.as_ptr() as usize
-            && found.counts == (st.counts.hash(), st.counts.len())
-            && found.vars == st.vars
-            && found.to_move == st.to_move
+            && found.position == st.position_hash()
             && found.throw == st.throw
             && found.ply == st.ply
             && found.turn == st.turn;
