@@ -19,7 +19,7 @@ pub struct Counts {
     occupied: u64,
     /// Bit `s` of `with[k]`: a piece of kind `k` stands on site `s`.
     with: [u64; SET_KINDS],
-    /// Each count times its cell's weight ([`cell_key`]), summed: kept with every change, so that the
+    /// Each count times its cell's weight ([`weight`]), summed: kept with every change, so that the
     /// repetition cap does not read the whole board every turn.
     hash: u64,
 }
@@ -67,7 +67,7 @@ impl Counts {
             if n > 0 {
                 counts.hash = counts
                     .hash
-                    .wrapping_add(u64::from(n).wrapping_mul(cell_key(cell)));
+                    .wrapping_add(u64::from(n).wrapping_mul(weight(cell)));
                 if counts.sets {
                     counts.mark(cell, n);
                 }
@@ -81,7 +81,7 @@ impl Counts {
     pub fn set(&mut self, cell: usize, n: u16) {
         let old = std::mem::replace(&mut self.cells[cell], n);
         let change = u64::from(n).wrapping_sub(u64::from(old));
-        self.hash = self.hash.wrapping_add(change.wrapping_mul(cell_key(cell)));
+        self.hash = self.hash.wrapping_add(change.wrapping_mul(weight(cell)));
         if self.sets {
             self.mark(cell, n);
         }
@@ -155,7 +155,7 @@ impl Counts {
         self.sites_with(kind).unwrap_or(u64::MAX)
     }
 
-    /// A hash of the counts alone, kept with every change (see [`cell_key`]).
+    /// A hash of the counts alone, kept with every change (see [`weight`]).
     pub(crate) fn hash(&self) -> u64 {
         self.hash
     }
@@ -166,7 +166,7 @@ impl Counts {
 /// 64-bit mixes (the finaliser of SplitMix64) of the cell's index, worked out when the program is
 /// compiled for the first cells and when asked for the rest.
 #[inline]
-fn cell_key(cell: usize) -> u64 {
+pub(crate) fn weight(cell: usize) -> u64 {
     match KEYS.get(cell) {
         Some(&key) => key,
         None => mix(cell as u64),

@@ -388,18 +388,21 @@ impl State {
     ///
     /// It is taken every turn of a game with a repetition cap, and at every step that asks
     /// `seen_before`. The counts' share is kept by the counts as they change ([`Counts::hash`]); the
-    /// variables, the numbers of counts and variables and the player to move are mixed into it here,
-    /// each by a 128-bit product folded to 64 bits, so that a change in any bit moves bits high and low.
+    /// variables are summed here the same way (each times a fixed weight of its slot: products that
+    /// do not wait for each other, where a chain of one mix per variable made a sowing's many
+    /// variables a tenth of its bookkeeping). The two sums, the numbers of counts and variables and
+    /// the player to move are then mixed, each half by a 128-bit product folded to 64 bits, so that a
+    /// change in any bit moves bits high and low.
     pub fn position_hash(&self) -> u64 {
-        let mut hash = self.counts.hash() ^ 0x243f_6a88_85a3_08d3;
-        for &v in self.vars.iter() {
-            hash = folded_product(hash ^ v as u64, K);
-        }
+        let vars = self.vars.iter().enumerate().fold(0u64, |sum, (slot, &v)| {
+            sum.wrapping_add((v as u64).wrapping_mul(crate::counts::weight(slot)))
+        });
         // (The throw is not part of the position: a position repeats whatever was thrown in it.)
-        let last = (self.counts.len() as u64) << 40
+        let sizes = (self.counts.len() as u64) << 40
             | (self.vars.len() as u64) << 20
             | u64::from(self.to_move);
-        folded_product(hash ^ last, K ^ 0x1319_8a2e_0370_7344)
+        folded_product(self.counts.hash() ^ sizes ^ 0x243f_6a88_85a3_08d3, K)
+            ^ folded_product(vars ^ 0x1319_8a2e_0370_7344, K ^ 0xa409_3822_299f_31d0)
     }
 }
 
