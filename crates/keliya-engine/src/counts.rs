@@ -167,13 +167,13 @@ impl Counts {
 /// compiled for the first cells and when asked for the rest.
 #[inline]
 pub(crate) fn weight(cell: usize) -> u64 {
-    match KEYS.get(cell) {
+    match WEIGHTS.get(cell) {
         Some(&key) => key,
         None => mix(cell as u64),
     }
 }
 
-const KEYS: [u64; 1024] = {
+const WEIGHTS: [u64; 1024] = {
     let mut keys = [0; 1024];
     let mut i = 0;
     while i < keys.len() {
@@ -220,12 +220,6 @@ impl Drop for Counts {
                 spare.push(list);
             }
         });
-    }
-}
-
-impl Default for Counts {
-    fn default() -> Counts {
-        Counts::new(&[], 1)
     }
 }
 
