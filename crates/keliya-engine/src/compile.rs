@@ -347,6 +347,14 @@ impl Compiler<'_> {
                 let (slot, piece) = (*slot, *piece);
                 Box::new(move |r, st| r.count_at(st, slot, piece).int())
             }
+            // A count on a fixed place (a rule's `when`: `count(hand(hunter), hunter) > 0`), one load.
+            Expr::Call(Func::Count, args)
+                if let [Expr::Const(Value::Site(s)), Expr::Const(Value::Piece(p))] =
+                    args.as_slice() =>
+            {
+                let (s, p) = (*s, *p);
+                Box::new(move |r, st| i64::from(st.count(r.game, s, p)))
+            }
             Expr::Compiled(c) => self.number(c.source()),
             _ => self.converted(e, Value::int),
         }

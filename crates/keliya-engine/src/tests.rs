@@ -278,6 +278,15 @@ fn compiled_forms_agree_with_the_evaluator() {
             Func::Count,
             vec![Expr::Local(0), Expr::Const(Value::Piece(0))],
         ),
+        // A count on a fixed place, with a piece there and without.
+        Expr::Call(
+            Func::Count,
+            vec![Expr::Const(Value::Site(0)), Expr::Const(Value::Piece(0))],
+        ),
+        Expr::Call(
+            Func::Count,
+            vec![Expr::Const(Value::Site(2)), Expr::Const(Value::Piece(0))],
+        ),
         Expr::Call(Func::Empty, vec![Expr::Local(0)]),
         Expr::CountAt(0, 0),
         Expr::EmptyAt(0),
