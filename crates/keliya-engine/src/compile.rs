@@ -355,6 +355,7 @@ impl Compiler<'_> {
                 let (s, p) = (*s, *p);
                 Box::new(move |r, st| i64::from(st.count(r.game, s, p)))
             }
+            Expr::Call(f, args) => self.call_as(*f, args, Value::int),
             Expr::Compiled(c) => self.number(c.source()),
             _ => self.converted(e, Value::int),
         }
@@ -403,6 +404,7 @@ impl Compiler<'_> {
                 let (slot, piece) = (*slot, *piece);
                 Box::new(move |r, st| r.has_at(st, slot, piece).truthy())
             }
+            Expr::Call(f, args) => self.call_as(*f, args, Value::truthy),
             Expr::Compiled(c) => self.test(c.source()),
             _ => self.converted(e, Value::truthy),
         }
@@ -492,11 +494,24 @@ impl Compiler<'_> {
     /// values. Each function gets closures of its own, calling `call_values` with that function as a
     /// constant, which the compiler reduces to the function's own code (no dispatch at run time).
     fn call(&self, f: Func, args: &[Expr]) -> F<Value> {
+        self.call_as(f, args, |v| v)
+    }
+
+    /// [`Compiler::call`] with its value converted by `to` in the same closure (`int`, `truthy`), so
+    /// that a call read as a number or a truth (`has(x, p)` in a filter) is not a closure more.
+    fn call_as<T: 'static>(
+        &self,
+        f: Func,
+        args: &[Expr],
+        to: impl Fn(Value) -> T + Copy + Send + Sync + RefUnwindSafe + 'static,
+    ) -> F<T> {
         macro_rules! per_func {
             ($($name:ident),* $(,)?) => {
                 match f {
                     $(Func::$name => self.call_with(
-                        |r: &Run<'_>, st: &State, v: [Value; 3]| r.call_values(st, Func::$name, v),
+                        move |r: &Run<'_>, st: &State, v: [Value; 3]| {
+                            to(r.call_values(st, Func::$name, v))
+                        },
                         args,
                     ),)*
                 }
@@ -525,9 +540,9 @@ impl Compiler<'_> {
         )
     }
 
-    fn call_with<C>(&self, call: C, args: &[Expr]) -> F<Value>
+    fn call_with<C, T: 'static>(&self, call: C, args: &[Expr]) -> F<T>
     where
-        C: Fn(&Run<'_>, &State, [Value; 3]) -> Value + Copy + Send + Sync + RefUnwindSafe + 'static,
+        C: Fn(&Run<'_>, &State, [Value; 3]) -> T + Copy + Send + Sync + RefUnwindSafe + 'static,
     {
         let none = Value::None;
         // A call on constants (`count(@HA, a_pawn)` once a ruleset is folded) keeps its arguments'
