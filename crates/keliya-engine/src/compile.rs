@@ -115,6 +115,24 @@ fn stuck_failed() -> Option<Box<EngineError>> {
     STUCK_FAILED.with(|failed| failed.borrow_mut().take())
 }
 
+/// See [`Compiler::arg`].
+enum Arg {
+    Const(Value),
+    Local(usize),
+    Other(F<Value>),
+}
+
+impl Arg {
+    #[inline(always)]
+    fn get(&self, r: &Run<'_>, st: &State) -> Value {
+        match self {
+            Arg::Const(v) => *v,
+            Arg::Local(slot) => r.locals[*slot],
+            Arg::Other(f) => f(r, st),
+        }
+    }
+}
+
 /// The root closure of one form: it clears the memo cells first when the expression has any.
 fn root<T: 'static>(body: F<T>, cells: usize) -> F<T> {
     match cells {
@@ -559,17 +577,27 @@ impl Compiler<'_> {
         match args {
             [] => Box::new(move |r, st| call(r, st, [none; 3])),
             [a] => {
-                let a = self.value(a);
-                Box::new(move |r, st| call(r, st, [a(r, st), none, none]))
+                let a = self.arg(a);
+                Box::new(move |r, st| call(r, st, [a.get(r, st), none, none]))
             }
             [a, b] => {
-                let (a, b) = (self.value(a), self.value(b));
-                Box::new(move |r, st| call(r, st, [a(r, st), b(r, st), none]))
+                let (a, b) = (self.arg(a), self.arg(b));
+                Box::new(move |r, st| call(r, st, [a.get(r, st), b.get(r, st), none]))
             }
             [a, b, c, ..] => {
-                let (a, b, c) = (self.value(a), self.value(b), self.value(c));
-                Box::new(move |r, st| call(r, st, [a(r, st), b(r, st), c(r, st)]))
+                let (a, b, c) = (self.arg(a), self.arg(b), self.arg(c));
+                Box::new(move |r, st| call(r, st, [a.get(r, st), b.get(r, st), c.get(r, st)]))
             }
+        }
+    }
+
+    /// A call's argument: a constant or a local is read where the call is made (the commonest
+    /// arguments: `tagged(from, throne)`, `along(path, from, throw)`), anything else is called.
+    fn arg(&self, e: &Expr) -> Arg {
+        match e {
+            Expr::Const(v) => Arg::Const(*v),
+            Expr::Local(slot) => Arg::Local(*slot as usize),
+            e => Arg::Other(self.value(e)),
         }
     }
 }
