@@ -19,6 +19,9 @@ pub struct Counts {
     occupied: u64,
     /// Bit `s` of `with[k]`: a piece of kind `k` stands on site `s`.
     with: [u64; SET_KINDS],
+    /// The pieces of each kind on the whole board, off-board places included (kept with the sets:
+    /// `total(p)` is read after every drop of a sowing that checks conservation).
+    totals: [u64; SET_KINDS],
     /// Each count times its cell's weight ([`weight`]), summed: kept with every change, so that the
     /// repetition cap does not read the whole board every turn.
     hash: u64,
@@ -59,6 +62,7 @@ impl Counts {
             sets: sites <= 64 && kinds <= SET_KINDS,
             occupied: 0,
             with: [0; SET_KINDS],
+            totals: [0; SET_KINDS],
             hash: 0,
         };
         // (Most cells of a starting position are empty, and an empty cell adds nothing.)
@@ -69,7 +73,7 @@ impl Counts {
                     .hash
                     .wrapping_add(u64::from(n).wrapping_mul(weight(cell)));
                 if counts.sets {
-                    counts.mark(cell, n);
+                    counts.mark(cell, 0, n);
                 }
             }
         }
@@ -83,7 +87,7 @@ impl Counts {
         let change = u64::from(n).wrapping_sub(u64::from(old));
         self.hash = self.hash.wrapping_add(change.wrapping_mul(weight(cell)));
         if self.sets {
-            self.mark(cell, n);
+            self.mark(cell, old, n);
         }
     }
 
@@ -101,14 +105,16 @@ impl Counts {
         self.cells.iter_mut().for_each(|c| *c = 0);
         self.occupied = 0;
         self.with = [0; SET_KINDS];
+        self.totals = [0; SET_KINDS];
         self.hash = 0;
     }
 
-    /// The bit sets after `cell` was set to `n`.
+    /// The bit sets and totals after `cell` was set from `old` to `n`.
     #[inline]
-    fn mark(&mut self, cell: usize, n: u16) {
+    fn mark(&mut self, cell: usize, old: u16, n: u16) {
         let site = ((cell as u64 * self.site_of) >> 32) as usize;
         let kind = cell - site * self.kinds as usize;
+        self.totals[kind] = (self.totals[kind] + u64::from(n)) - u64::from(old);
         let bit = 1u64 << site;
         if n > 0 {
             self.with[kind] |= bit;
@@ -153,6 +159,17 @@ impl Counts {
     #[inline]
     pub(crate) fn holding_or_all(&self, kind: usize) -> u64 {
         self.sites_with(kind).unwrap_or(u64::MAX)
+    }
+
+    /// The pieces of kind `kind` on the whole board, off-board places included; `None` where the
+    /// sets are not kept.
+    #[inline]
+    pub(crate) fn total(&self, kind: usize) -> Option<u64> {
+        if self.sets {
+            self.totals.get(kind).copied()
+        } else {
+            None
+        }
     }
 
     /// A hash of the counts alone, kept with every change (see [`weight`]).
@@ -202,6 +219,7 @@ impl Clone for Counts {
             sets: self.sets,
             occupied: self.occupied,
             with: self.with,
+            totals: self.totals,
             hash: self.hash,
         }
     }
@@ -276,6 +294,16 @@ mod tests {
                 assert_eq!(counts.occupied_sites(), fresh.occupied_sites());
                 for kind in 0..kinds {
                     assert_eq!(counts.sites_with(kind), fresh.sites_with(kind));
+                    assert_eq!(counts.total(kind), fresh.total(kind));
+                    if let Some(total) = counts.total(kind) {
+                        let sum: u64 = counts
+                            .iter()
+                            .skip(kind)
+                            .step_by(kinds)
+                            .map(|&c| u64::from(c))
+                            .sum();
+                        assert_eq!(total, sum);
+                    }
                 }
                 if let Some(occupied) = fresh.occupied_sites() {
                     for site in 0..sites {

@@ -345,6 +345,9 @@ impl Clone for State {
 impl State {
     /// The pieces of one kind on the whole board, off-board places included.
     pub fn total(&self, game: &Game, piece: u8) -> i64 {
+        if let Some(total) = self.counts.total(piece as usize) {
+            return total as i64;
+        }
         // One stride through the list (the sum over sites of `count` checked every index), as a plain
         // loop: `step_by` cost the sowing games' conservation check a third more.
         let k = game.piece_count().max(1);
