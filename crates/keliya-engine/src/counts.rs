@@ -59,7 +59,8 @@ impl Counts {
             cells: list,
             kinds: kinds as u32,
             site_of: (1u64 << 32) / kinds as u64 + 1,
-            sets: sites <= 64 && kinds <= SET_KINDS,
+            // (A list that is not whole sites, which no game makes, keeps none.)
+            sets: sites <= 64 && kinds <= SET_KINDS && cells.len() % kinds == 0,
             occupied: 0,
             with: [0; SET_KINDS],
             totals: [0; SET_KINDS],
@@ -318,6 +319,11 @@ mod tests {
             }
             assert_eq!(counts.occupied_sites().is_some(), sites <= 64 && kinds <= 8);
         }
+        // A list that is not whole sites keeps no sets, and setting its last cell is no panic.
+        let mut counts = Counts::new(&[1, 0, 2], 2);
+        assert_eq!(counts.occupied_sites(), None);
+        counts.set(2, 0);
+        assert_eq!(counts.hash(), Counts::new(&[1, 0, 0], 2).hash());
     }
 
     /// The multiplication that stands for the division by the number of kinds is exact on every
