@@ -60,7 +60,7 @@ impl Counts {
             kinds: kinds as u32,
             site_of: (1u64 << 32) / kinds as u64 + 1,
             // (A list that is not whole sites, which no game makes, keeps none.)
-            sets: sites <= 64 && kinds <= SET_KINDS && cells.len() % kinds == 0,
+            sets: sites <= 64 && kinds <= SET_KINDS && cells.len().is_multiple_of(kinds),
             occupied: 0,
             with: [0; SET_KINDS],
             totals: [0; SET_KINDS],
