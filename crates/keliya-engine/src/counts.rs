@@ -135,11 +135,7 @@ impl Counts {
     /// Bit `s` set when a piece of kind `kind` stands on site `s`; `None` where the sets are not kept.
     #[inline]
     pub(crate) fn sites_with(&self, kind: usize) -> Option<u64> {
-        if self.sets {
-            self.with.get(kind).copied()
-        } else {
-            None
-        }
+        self.with.get(kind).copied().filter(|_| self.sets)
     }
 
     /// Bit `s` set when some piece stands on site `s`; `None` where the sets are not kept.
@@ -166,11 +162,7 @@ impl Counts {
     /// sets are not kept.
     #[inline]
     pub(crate) fn total(&self, kind: usize) -> Option<u64> {
-        if self.sets {
-            self.totals.get(kind).copied()
-        } else {
-            None
-        }
+        self.totals.get(kind).copied().filter(|_| self.sets)
     }
 
     /// A hash of the counts alone, kept with every change (see [`weight`]).
