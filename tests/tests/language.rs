@@ -1714,6 +1714,102 @@ fn the_rest_of_a_move_after_its_last_choice_runs_as_written_when_the_move_is_pla
     );
 }
 
+/// Rules without a choice point: one ordinary, whose `assert` fails on north's second move, and a
+/// fallback that ends the game.
+const WHOLE: &str = r#"
+title: Rules without a choice point
+family: race
+players: {south: {}, north: {}}
+pieces: {pawn: {}}
+board:
+  generate: [{track: {prefix: t, squares: 8}}]
+setup: {t1: {pawn: 2}}
+vars:
+  moved: {per_player: true, initial: 0}
+rules:
+  shift:
+    when: moved[mover] < 2
+    do: |
+      for s in sites_with(pawn) {
+        move(pawn, s, along(t, s, 1))
+      }
+      moved[mover] += 1
+      assert(moved[north] < 2)
+  stop:
+    fallback: true
+    do: |
+      let n = 0
+      while n < 3 {
+        n += 1
+      }
+      if n == 3 {
+        win(next(mover))
+      }
+      place(pawn, @t1)
+"#;
+
+#[test]
+fn a_rule_without_choices_runs_when_its_move_is_played() {
+    // The one move of each turn, found by the search that keeps positions, played from the list and
+    // by `apply`.
+    let one_move = |game: &keliya_engine::Game, st: &keliya_engine::State| {
+        let mut found = keliya_engine::Successors::new();
+        game.successors_into(st, &mut found).unwrap();
+        let moves: Vec<_> = found.moves().collect();
+        assert_eq!(moves.len(), 1, "ply {}: one move", st.ply);
+        assert!(moves[0].choices.is_empty(), "ply {}: no choice", st.ply);
+        let played = game.advance_found(st.clone(), &found, 0);
+        let applied = game.apply(st, &moves[0]);
+        (game.rule_name(moves[0].rule).to_string(), played, applied)
+    };
+    // The search records each move without running its rule: north's second shift fails its
+    // `assert` only when played, while `legal_moves`, which runs every rule to its end, meets it.
+    let s = Scenario::new(&ruleset("whole", WHOLE));
+    let game = s.game();
+    assert!(
+        game.rules.iter().all(|r| r.whole.is_some()),
+        "compiled whole"
+    );
+    let mut st = s.state.clone();
+    for ply in 0..3 {
+        let (rule, played, applied) = one_move(game, &st);
+        assert_eq!(rule, "shift", "ply {ply}");
+        let after = played.unwrap_or_else(|e| panic!("ply {ply}: {e}"));
+        assert_eq!(after, applied.unwrap(), "ply {ply}: as `apply` plays it");
+        st = after;
+    }
+    let points = ["t1", "t2", "t3", "t4"].map(|t| game.board.site(t).unwrap());
+    assert_eq!(
+        points.map(|t| st.count(game, t, 0)),
+        [0, 0, 1, 1],
+        "each shift moves one pawn on from each occupied point: t2; t2 t3; t3 t4"
+    );
+    let (rule, played, applied) = one_move(game, &st);
+    assert_eq!(rule, "shift");
+    let err = played.expect_err("the assert fails when the move is played");
+    assert!(err.message.contains("assert"), "{err}");
+    assert_eq!(err.to_string(), applied.unwrap_err().to_string());
+    assert!(game.legal_moves(&st).is_err(), "legal_moves runs the rule");
+
+    // Without the assert, each side shifts twice; then south has only the fallback, which declares
+    // north the winner, and the placing after `win` does not run.
+    let s = Scenario::new(&ruleset(
+        "whole-fallback",
+        &WHOLE.replace("assert(moved[north] < 2)", ""),
+    ));
+    let game = s.game();
+    let mut st = s.state.clone();
+    for ply in 0..5 {
+        let (rule, played, applied) = one_move(game, &st);
+        assert_eq!(rule, if ply < 4 { "shift" } else { "stop" }, "ply {ply}");
+        let after = played.unwrap_or_else(|e| panic!("ply {ply}: {e}"));
+        assert_eq!(after, applied.unwrap(), "ply {ply}: as `apply` plays it");
+        st = after;
+    }
+    assert_eq!(st.result.and_then(|r| r.winner), Some(1), "north wins");
+    assert_eq!(st.count(game, game.board.site("t1").unwrap(), 0), 0);
+}
+
 #[test]
 fn teams_are_refused_with_the_reason_at_the_name_or_player_at_fault() {
     let cases = [

@@ -161,13 +161,19 @@ impl<'g, 's> Explorer<'g, 's> {
         self.rule = rule;
         self.given = given;
         self.path.clear();
-        let (body, _, locals) = self
+        let prepared = self
             .game
             .body_for(&self.game.rules[rule as usize], st.to_move);
-        let mut run = Run::with_locals(self.game, rule, locals);
+        let mut run = Run::with_locals(self.game, rule, prepared.locals);
         let mark = st.mark();
         self.start = mark;
-        if let Flow::Done = self.block(&mut run, st, body, &Next::End)? {
+        // A rule without choice points has one move, whatever it does: a search records it paused at
+        // the start, and the compiled body runs only when the move is played.
+        if prepared.whole.is_some() && self.mode == Mode::Search && self.can_pause(&run, st) {
+            self.paused_start(&run);
+            return Ok(());
+        }
+        if let Flow::Done = self.block(&mut run, st, prepared.body, &Next::End)? {
             self.leaf(&run, st)?;
         }
         self.take_back(st, mark);
@@ -495,6 +501,17 @@ impl<'g, 's> Explorer<'g, 's> {
     /// nothing yet and recorded no configuration).
     fn can_pause(&self, run: &Run<'g>, st: &Scratch) -> bool {
         self.keep_changes && st.mark() == self.start && run.seen.borrow().is_empty()
+    }
+
+    /// Records the one move of a rule paused before its first statement.
+    fn paused_start(&mut self, run: &Run<'g>) {
+        let head = Head {
+            rule: self.rule,
+            path: &self.path,
+            preference: run.preference,
+            decided: run.decided(),
+        };
+        self.found.push_paused_start(head, (&run.locals, run.steps));
     }
 
     /// Records one move per option of a `last` choice point listed from `start` on. Nothing after the

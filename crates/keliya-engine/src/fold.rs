@@ -11,7 +11,7 @@ use crate::compile::Compiled;
 use crate::eval::{binary, pure_call};
 use crate::ir::*;
 use crate::run::ListPlan;
-use crate::tail::tails;
+use crate::tail::{tails, whole_tail};
 use crate::{Game, MoverBody, PieceId, PlayerId, RuleDef, Tail};
 
 impl Game {
@@ -27,6 +27,7 @@ impl Game {
                 body,
                 locals,
                 by_mover,
+                whole,
                 ..
             } = rule;
             if let Some(w) = when {
@@ -44,14 +45,17 @@ impl Game {
                     self.tails[id] = tail;
                 }
             }
+            *whole = (!forks_or_ranks(body)).then(|| whole_tail(self, body));
             *by_mover = Vec::new();
             if player.is_none() && reads_mover(&mut general) {
                 for p in 0..self.players.len() {
                     let (body, locals) = self.folded(&general, Some(p as PlayerId), declared);
                     let tails = tails(self, &body, self.choice_names.len());
+                    let whole = (!forks_or_ranks(&body)).then(|| whole_tail(self, &body));
                     by_mover.push(MoverBody {
                         body,
                         tails,
+                        whole,
                         locals,
                     });
                 }
@@ -90,19 +94,35 @@ impl Game {
         (body, locals)
     }
 
-    /// The body `rule` runs when `mover` is to move, the compiled rests of its last choice points, and
-    /// how many locals it uses.
+    /// The body `rule` runs when `mover` is to move, with its compiled forms.
     #[inline]
-    pub(crate) fn body_for<'r>(
-        &'r self,
-        rule: &'r RuleDef,
-        mover: PlayerId,
-    ) -> (&'r [Stmt], &'r [Option<Tail>], usize) {
+    pub(crate) fn body_for<'r>(&'r self, rule: &'r RuleDef, mover: PlayerId) -> BodyFor<'r> {
         match rule.by_mover.get(mover as usize) {
-            Some(own) => (&own.body, &own.tails, own.locals),
-            None => (&rule.body, &self.tails, rule.locals),
+            Some(own) => BodyFor {
+                body: &own.body,
+                tails: &own.tails,
+                whole: own.whole.as_ref(),
+                locals: own.locals,
+            },
+            None => BodyFor {
+                body: &rule.body,
+                tails: &self.tails,
+                whole: rule.whole.as_ref(),
+                locals: rule.locals,
+            },
         }
     }
+}
+
+/// A rule's body as one mover runs it ([`Game::body_for`]).
+pub(crate) struct BodyFor<'r> {
+    pub(crate) body: &'r [Stmt],
+    /// The compiled rests of its last choice points, by choice-point id.
+    pub(crate) tails: &'r [Option<Tail>],
+    /// The whole body compiled, when it has no choice point (see [`RuleDef::whole`]).
+    pub(crate) whole: Option<&'r Tail>,
+    /// How many locals it uses.
+    pub(crate) locals: usize,
 }
 
 /// Folds one body: the game, the mover when known, and the locals whose values are known at the

@@ -343,12 +343,27 @@ impl Successors {
         if options.is_empty() {
             return;
         }
+        let group = self.push_paused(head, Some(point), locals, steps);
+        self.entries
+            .extend(options.iter().map(|&values| Entry { group, values }));
+    }
+
+    /// Records the one move of a rule paused at its start, with `locals` and `steps`.
+    pub(crate) fn push_paused_start(&mut self, head: Head, (locals, steps): (&[Value], u32)) {
+        let group = self.push_paused(head, None, locals, steps);
+        self.entries.push(Entry {
+            group,
+            values: [Value::None; 2],
+        });
+    }
+
+    /// The group of moves paused at `point` (`None`: the start of the rule) with `locals` and `steps`.
+    #[inline]
+    fn push_paused(&mut self, head: Head, point: Option<u16>, locals: &[Value], steps: u32) -> u32 {
         let start = self.locals.len();
         self.locals.extend_from_slice(locals);
         let locals = Span::since(start, &self.locals);
-        let group = self.push_group(head, Some(point), Kept::Paused { locals, steps });
-        self.entries
-            .extend(options.iter().map(|&values| Entry { group, values }));
+        self.push_group(head, point, Kept::Paused { locals, steps })
     }
 
     /// Keeps only the moves of the highest preference (`prefer(n)`).

@@ -81,6 +81,9 @@ pub struct RuleDef {
     /// For a rule any player may use whose body reads `mover`: the body folded for each player, by
     /// player id (set by [`Game::fold_constants`]; empty: `body` serves every player).
     pub by_mover: Vec<MoverBody>,
+    /// For a rule with no choice point and no `prefer(n)`: its whole body compiled, so that a search
+    /// records its one move without running it, to run when played (set by [`Game::fold_constants`]).
+    pub whole: Option<Tail>,
 }
 
 /// One piece of a rule's notation template, split by the loader so the engine only fills it in.
@@ -100,6 +103,8 @@ pub enum NotationPart {
 pub struct MoverBody {
     pub body: Vec<Stmt>,
     pub tails: Vec<Option<Tail>>,
+    /// As [`RuleDef::whole`].
+    pub whole: Option<Tail>,
     pub locals: usize,
 }
 

@@ -87,19 +87,30 @@ impl Game {
                 message: "the move's choices do not match the rule".into(),
             })
         };
-        let (Some(rule), Some(choice)) = (self.rules.get(found.rule as usize), found.last) else {
+        let Some(rule) = self.rules.get(found.rule as usize) else {
             return Err(mismatch());
         };
-        let (_, tails, rule_locals) = self.body_for(rule, st.to_move);
-        let Some(tail) = tails.get(choice.point as usize).and_then(Option::as_ref) else {
+        let prepared = self.body_for(rule, st.to_move);
+        // A move with no choice paused at the start of a rule without choice points.
+        let (tail, values) = match found.last {
+            Some(choice) => (
+                prepared
+                    .tails
+                    .get(choice.point as usize)
+                    .and_then(Option::as_ref),
+                choice.values,
+            ),
+            None => (prepared.whole, [Value::None; 2]),
+        };
+        let Some(tail) = tail else {
             return Err(mismatch());
         };
-        if locals.len() != rule_locals {
+        if locals.len() != prepared.locals {
             return Err(mismatch());
         }
         let mut run = Run::resumed(self, found.rule, locals, steps, found.decided);
         run.preference = found.preference;
-        tail.run(&mut run, st, choice.values)?;
+        tail.run(&mut run, st, values)?;
         Ok(run.decided())
     }
 }
@@ -127,6 +138,16 @@ pub(crate) fn tails(game: &Game, body: &[Stmt], points: usize) -> Vec<Option<Tai
     let compiler = Compiler { game };
     compiler.record(body, &mut Vec::new(), &mut tails);
     tails
+}
+
+/// A whole body compiled as one tail with no choice to bind, for a rule without choice points: its
+/// one move is then played like a move paused at a last choice.
+pub(crate) fn whole_tail(game: &Game, body: &[Stmt]) -> Tail {
+    Tail {
+        slots: Box::default(),
+        steps: Compiler { game }.block(body).into(),
+        lists: has_for(body),
+    }
 }
 
 struct Compiler<'g> {

@@ -88,6 +88,7 @@ fn three_in_a_row() -> Game {
             locals: 2,
             fallback: false,
             by_mover: Vec::new(),
+            whole: None,
         }],
         ends: vec![EndDef {
             name: "arrived".into(),

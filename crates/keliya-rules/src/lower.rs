@@ -317,6 +317,7 @@ pub(crate) fn lower(
                 notation,
                 locals,
                 by_mover: Vec::new(),
+                whole: None,
             });
         }
     } else if !is_library {
