@@ -124,6 +124,9 @@ pub struct Board {
     /// Per site, as bit sets, on boards of up to 64 places (empty otherwise): its neighbours, the
     /// points its leaps go over, and the points they land on.
     reach_bits: Vec<Reach>,
+    /// The board has reach bits and names each neighbour of each site once, so that a site's neighbour
+    /// bits list the same points as its neighbour list.
+    neighbour_bits_exact: bool,
 }
 
 /// What a site reaches in one step or leap, as bit sets (bit `s` for site `s`); every bit set where
@@ -216,6 +219,12 @@ impl Board {
             .get(s as usize)
             .copied()
             .unwrap_or(Reach::ALL)
+    }
+    /// Whether every site's neighbour bits ([`Board::reach`]) list the same points as its neighbour
+    /// list: the board has at most 64 places and no list names a point twice.
+    #[inline]
+    pub fn neighbour_bits_exact(&self) -> bool {
+        self.neighbour_bits_exact
     }
     /// The on-board sites as a bit set (bit `s` for site `s`); `None` on a board of more than 64
     /// places.
@@ -458,6 +467,11 @@ impl BoardSpec {
         } else {
             Vec::new()
         };
+        let neighbour_bits_exact = n <= 64
+            && reach_bits.iter().enumerate().all(|(s, reach)| {
+                let listed = neighbour_start[s + 1] - neighbour_start[s];
+                reach.neighbours.count_ones() == listed
+            });
         Ok(Board {
             names: self.sites.iter().map(|s| s.id.clone()).collect(),
             index,
@@ -476,6 +490,7 @@ impl BoardSpec {
             one_step,
             playing_bits: (n <= 64).then(|| playing.iter().fold(0u64, |bits, &s| bits | 1 << s)),
             reach_bits,
+            neighbour_bits_exact,
             playing,
         })
     }
@@ -695,6 +710,7 @@ mod tests {
             }
             .compile()
             .unwrap();
+            assert_eq!(board.neighbour_bits_exact(), n <= 64, "{n} places");
             for s in 0..n as SiteId {
                 let reach = board.reach(s);
                 if n > 64 {

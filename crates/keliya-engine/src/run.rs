@@ -777,7 +777,7 @@ impl<'e> Listing<'e> {
                         // From the bit sets, where they tell the answer whole: a piece hemmed in
                         // (common once the board fills), one way out, or every way open. Each
                         // neighbour once in the list, so that its bits say the same as the list.
-                        Some(occupied) if reach.count_ones() as usize == near.len() => {
+                        Some(occupied) if g.board.neighbour_bits_exact() => {
                             let free = reach & !occupied;
                             if free & free.wrapping_sub(1) == 0 {
                                 if free != 0 {
@@ -921,7 +921,6 @@ pub(crate) fn list_sites(
         for (i, &s) in chunk.iter().enumerate() {
             set |= u64::from(holds(s)) << i;
         }
-        items.reserve(set.count_ones() as usize);
         while set != 0 {
             items.push([
                 Value::Site(chunk[set.trailing_zeros() as usize]),
@@ -935,7 +934,6 @@ pub(crate) fn list_sites(
 /// Adds the sites of the bit set `bits` (bit `s` for site `s`) to `items`, in id order.
 #[inline]
 fn list_bits(mut bits: u64, items: &mut Vec<[Value; 2]>) {
-    items.reserve(bits.count_ones() as usize);
     while bits != 0 {
         items.push([Value::Site(bits.trailing_zeros() as SiteId), Value::None]);
         bits &= bits - 1;
