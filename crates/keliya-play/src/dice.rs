@@ -22,11 +22,9 @@ impl Dice {
     /// Uniform integer in `0..n` without modulo bias (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
         let n = n as u64;
-        let zone = u64::MAX - (u64::MAX % n);
         loop {
-            let x = self.rng.next_u64();
-            if x < zone {
-                return (x % n) as usize;
+            if let Some(i) = below_or_reject(self.rng.next_u64(), n) {
+                return i as usize;
             }
         }
     }
@@ -49,6 +47,18 @@ impl Dice {
             x -= p;
         }
         last
+    }
+}
+
+/// `x % n` when `x` is below the largest multiple of `n` that fits, `None` (draw again) otherwise, so
+/// that every residue is equally likely. That multiple is above `u64::MAX - n`, so below that bound,
+/// nearly every draw, it needs no working out: one division per draw, not two.
+#[inline]
+fn below_or_reject(x: u64, n: u64) -> Option<u64> {
+    if x <= u64::MAX - n || x < u64::MAX - u64::MAX % n {
+        Some(x % n)
+    } else {
+        None
     }
 }
 
@@ -76,5 +86,43 @@ mod tests {
         assert_eq!(a, b);
         assert!(a.iter().all(|&x| x < 6));
         assert_ne!(Dice::game_seed(1, 0), Dice::game_seed(1, 1));
+    }
+
+    #[test]
+    fn a_draw_is_kept_or_rejected_as_by_the_largest_multiple() {
+        // The rule written out: keep `x` below the largest multiple of `n` in range, as `x % n`.
+        let plain = |x: u64, n: u64| (x < u64::MAX - u64::MAX % n).then(|| x % n);
+        let mut dice = Dice::new(3);
+        for n in [
+            1,
+            2,
+            3,
+            6,
+            7,
+            1000,
+            u64::MAX / 3 + 1,
+            u64::MAX / 2 + 7,
+            u64::MAX - 1,
+            u64::MAX,
+        ] {
+            let zone = u64::MAX - u64::MAX % n;
+            let near = [
+                0,
+                1,
+                u64::MAX - n,
+                u64::MAX - n + 1,
+                zone - 1,
+                zone,
+                u64::MAX,
+            ];
+            let random = (0..200).map(|_| dice.rng.next_u64());
+            for x in near.into_iter().chain(random) {
+                assert_eq!(below_or_reject(x, n), plain(x, n), "x {x}, n {n}");
+            }
+        }
+        // Where the largest multiple is far below the range's end, the draws above it are rejected.
+        let n = u64::MAX / 2 + 7;
+        assert_eq!(below_or_reject(u64::MAX - 1, n), None);
+        assert_eq!(below_or_reject(n - 1, n), Some(n - 1));
     }
 }
