@@ -372,6 +372,19 @@ fn prefer_keeps_only_the_moves_of_highest_preference() {
     let err = two.game().apply(&two.state, &short).unwrap_err();
     assert!(err.message.contains("prefer"), "{}", err.message);
     assert!(one.game().apply(&one.state, &short).is_ok());
+    // The same as written, not prepared: a search ranks its moves only in games whose rules use
+    // `prefer`, and this one is known to, prepared or not.
+    let written = keliya_tests::compile_as_written(&path);
+    let (game, st) = (written.game(), &two.state);
+    assert!(game.prefers && one.game().prefers);
+    let names: Vec<String> = game
+        .legal_moves(st)
+        .unwrap()
+        .iter()
+        .map(|m| game.notation(m))
+        .collect();
+    assert_eq!(names, ["t1+", "t3+"], "as written, the best ranked only");
+    assert!(game.apply(st, &short).is_err());
 }
 
 const SHUFFLE: &str = r#"

@@ -61,8 +61,8 @@ impl Game {
                 }
             }
         }
-        self.prefers = rules.iter().any(|r| uses_prefer(&r.body));
         self.rules = rules;
+        self.prefers = self.ranks_moves();
         let mut ends = std::mem::take(&mut self.ends);
         for end in &mut ends {
             let folder = Folder::new(self, None, 0);
@@ -77,6 +77,13 @@ impl Game {
             Folder::new(self, None, 0).prepare(e);
         }
         self.invariants = invariants;
+    }
+
+    /// Whether some rule ranks its moves with `prefer(n)` (see [`Game::prefers`]).
+    pub fn ranks_moves(&self) -> bool {
+        self.rules
+            .iter()
+            .any(|r| uses_prefer(&r.body) || r.by_mover.iter().any(|own| uses_prefer(&own.body)))
     }
 
     /// A rule's body folded for `mover` (`None`: any player), its locals renumbered, its expressions

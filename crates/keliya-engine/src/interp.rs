@@ -723,7 +723,9 @@ impl Game {
         if found.is_empty() {
             self.search(st, true, keep_changes, usize::MAX, found)?;
         }
-        found.keep_preferred();
+        if self.prefers {
+            found.keep_preferred();
+        }
         Ok(())
     }
 

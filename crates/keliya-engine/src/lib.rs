@@ -175,8 +175,8 @@ pub struct Game {
     pub routes: Vec<Option<u16>>,
     /// Conditions that hold in every position of a correct game (checked after every move by the corpus test).
     pub invariants: Vec<(String, Expr)>,
-    /// Some rule ranks its moves with `prefer(n)`, so `apply` must check a move against the others (set
-    /// by [`Game::fold_constants`]).
+    /// Some rule ranks its moves with `prefer(n)`, so a search keeps only the best ranked and `apply`
+    /// must check a move against the others ([`Game::ranks_moves`]; a game built by hand must set it).
     pub prefers: bool,
     /// For each choice point a search may pause at (a last one, see [`Stmt::Choose`]), by choice-point
     /// id: the rest of its rule, compiled to run when a move paused there is played. Set by

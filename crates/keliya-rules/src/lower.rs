@@ -558,6 +558,7 @@ pub(crate) fn lower(
                 tails: Vec::new(),
                 board,
             };
+            game.prefers = game.ranks_moves();
             if prepare {
                 game.fold_constants();
             }
