@@ -6,8 +6,9 @@
 //! straight-line code, run once for every move played; for a sowing game it is most of a playout (a lap
 //! of drops, a few statements each).
 //!
-//! When a ruleset is compiled, that rest is compiled, once per last choice point, to one list of
-//! closures ("steps"), one per statement: each knows its statement's kind, its effect, its variable's slot
+//! When a ruleset is compiled, that rest is compiled, once per last choice point (and, for a rule with
+//! no choice point, its whole body, which a search pauses before running), to one list of closures
+//! ("steps"), one per statement: each knows its statement's kind, its effect, its variable's slot
 //! and its operands, so running a statement is one indirect call and the work, with no dispatch on the
 //! statement and no walk down the rule to find where the choice was. The meaning of each statement
 //! stays in one place, the run's helpers (`Run::effect`, `Run::combined`, `Run::var_slot`,
@@ -71,7 +72,8 @@ thread_local! {
 
 impl Game {
     /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the
-    /// move's option is bound, and the rest of the rule runs to its end. `st` is left as the move leaves
+    /// move's option is bound, and the rest of the rule runs to its end. A move with no choice was
+    /// paused at the start of a rule without choice points, and its whole body runs. `st` is left as the move leaves
     /// it; the result says what the move decided.
     pub(crate) fn unpause(
         &self,
