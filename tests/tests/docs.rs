@@ -1,6 +1,7 @@
 //! The documentation is tested: every rules-language example in `docs/` parses, every complete ruleset shown
 //! in `docs/ruleset-format.md` validates, and the authoring walk-through's files fail and pass exactly as
-//! `docs/authoring.md` says.
+//! `docs/authoring.md` says. The profile-guided build's script (`scripts/pgo-build`, described in
+//! `docs/performance.md`) trains on bundled rulesets of every family.
 //!
 //! Code blocks are recognised by their info string:
 //! - `keliya`: a program (a rule's `do:`), parsed with `keliya_dsl::parse_program`;
@@ -407,4 +408,40 @@ fn rulesets_with_mistakes_in_the_docs_fail_with_the_messages_shown() {
         }
     }
     assert!(checked >= 2, "docs/dsl.md shows rulesets with mistakes");
+}
+
+#[test]
+fn the_profile_guided_build_trains_on_bundled_rulesets_of_every_family() {
+    // `scripts/pgo-build` plays the games listed between its `<<'GAMES'` and `GAMES` lines. Each must be
+    // a bundled ruleset (a renamed one would stop the script halfway through a long build), and between
+    // them they must cover every family, so that no family's paths go unprofiled.
+    let script = read("scripts/pgo-build");
+    let listed: Vec<&str> = script
+        .lines()
+        .skip_while(|line| !line.contains("<<'GAMES'"))
+        .skip(1)
+        .take_while(|line| *line != "GAMES")
+        .filter_map(|line| line.split_whitespace().next())
+        .collect();
+    assert!(listed.len() >= 3, "the training games: {listed:?}");
+    let mut families = std::collections::BTreeSet::new();
+    for name in &listed {
+        let compiled = compile(name);
+        families.insert(compiled.info.family.clone());
+    }
+    for family in ["hunt", "race", "sowing"] {
+        assert!(
+            families.contains(family),
+            "no {family} game among {listed:?} ({families:?})"
+        );
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(root().join("scripts/pgo-build"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert!(mode & 0o111 != 0, "scripts/pgo-build is executable");
+    }
 }
