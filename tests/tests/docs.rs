@@ -412,9 +412,10 @@ fn rulesets_with_mistakes_in_the_docs_fail_with_the_messages_shown() {
 
 #[test]
 fn the_profile_guided_build_trains_on_bundled_rulesets_of_every_family() {
-    // `scripts/pgo-build` plays the games listed between its `<<'GAMES'` and `GAMES` lines. Each must be
-    // a bundled ruleset (a renamed one would stop the script halfway through a long build), and between
-    // them they must cover every family, so that no family's paths go unprofiled.
+    // `scripts/pgo-build` simulates the games listed between its `<<'GAMES'` and `GAMES` lines, then
+    // benches the rulesets its `bench` command names. Each must be a bundled ruleset (a renamed one
+    // would stop the script halfway through a long build), and the simulated ones must cover every
+    // family, so that no family's paths go unprofiled.
     let script = read("scripts/pgo-build");
     let listed: Vec<&str> = script
         .lines()
@@ -424,6 +425,20 @@ fn the_profile_guided_build_trains_on_bundled_rulesets_of_every_family() {
         .filter_map(|line| line.split_whitespace().next())
         .collect();
     assert!(listed.len() >= 3, "the training games: {listed:?}");
+    let command = script.replace("\\\n", " ");
+    let benched: Vec<&str> = command
+        .lines()
+        .find(|line| line.contains("\" bench "))
+        .expect("a bench command")
+        .split_whitespace()
+        .skip_while(|word| *word != "bench")
+        .skip(1)
+        .take_while(|word| !word.starts_with("--"))
+        .collect();
+    assert!(!benched.is_empty(), "the benched rulesets");
+    for name in &benched {
+        compile(name);
+    }
     let mut families = std::collections::BTreeSet::new();
     for name in &listed {
         let compiled = compile(name);
