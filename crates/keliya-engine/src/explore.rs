@@ -484,12 +484,7 @@ impl<'g, 's> Explorer<'g, 's> {
         if self.mode == Mode::Replay && self.path.len() != self.given.len() {
             return Err(run.error(0, "the move's choices do not match the rule".into()));
         }
-        let head = Head {
-            rule: self.rule,
-            path: &self.path,
-            preference: run.preference,
-            decided: run.decided(),
-        };
+        let head = Head::of(self.rule, &self.path, run);
         let written = self.keep_changes.then_some((st, self.start));
         self.found.push_move(head, written);
         Ok(())
@@ -505,12 +500,7 @@ impl<'g, 's> Explorer<'g, 's> {
 
     /// Records the one move of a rule paused before its first statement.
     fn paused_start(&mut self, run: &Run<'g>) {
-        let head = Head {
-            rule: self.rule,
-            path: &self.path,
-            preference: run.preference,
-            decided: run.decided(),
-        };
+        let head = Head::of(self.rule, &self.path, run);
         self.found.push_paused_start(head, (&run.locals, run.steps));
     }
 
@@ -520,12 +510,7 @@ impl<'g, 's> Explorer<'g, 's> {
     fn paused_leaves(&mut self, run: &Run<'g>, point: u16, start: usize) {
         let room = self.limit.saturating_sub(self.found.len());
         let end = self.options.len().min(start.saturating_add(room));
-        let head = Head {
-            rule: self.rule,
-            path: &self.path,
-            preference: run.preference,
-            decided: run.decided(),
-        };
+        let head = Head::of(self.rule, &self.path, run);
         let options = self.options.get(start..end).unwrap_or_default();
         self.found
             .push_options(head, point, options, (&run.locals, run.steps));

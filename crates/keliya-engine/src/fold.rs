@@ -45,13 +45,13 @@ impl Game {
                     self.tails[id] = tail;
                 }
             }
-            *whole = (!forks_or_ranks(body)).then(|| whole_tail(self, body));
+            *whole = self.whole_body(body);
             *by_mover = Vec::new();
             if player.is_none() && reads_mover(&mut general) {
                 for p in 0..self.players.len() {
                     let (body, locals) = self.folded(&general, Some(p as PlayerId), declared);
                     let tails = tails(self, &body, self.choice_names.len());
-                    let whole = (!forks_or_ranks(&body)).then(|| whole_tail(self, &body));
+                    let whole = self.whole_body(&body);
                     by_mover.push(MoverBody {
                         body,
                         tails,
@@ -77,6 +77,11 @@ impl Game {
             Folder::new(self, None, 0).prepare(e);
         }
         self.invariants = invariants;
+    }
+
+    /// A body compiled whole, when it has no choice point and no `prefer(n)` (see [`RuleDef::whole`]).
+    fn whole_body(&self, body: &[Stmt]) -> Option<Tail> {
+        (!forks_or_ranks(body)).then(|| whole_tail(self, body))
     }
 
     /// Whether some rule ranks its moves with `prefer(n)` (see [`Game::prefers`]).

@@ -172,6 +172,19 @@ pub(crate) struct Head<'a> {
     pub(crate) decided: Decided,
 }
 
+impl<'a> Head<'a> {
+    /// The head of the moves `run` of `rule` found along `path`.
+    #[inline]
+    pub(crate) fn of(rule: u16, path: &'a [Choice], run: &Run<'_>) -> Head<'a> {
+        Head {
+            rule,
+            path,
+            preference: run.preference,
+            decided: run.decided(),
+        }
+    }
+}
+
 impl Successors {
     pub const fn new() -> Successors {
         Successors {
