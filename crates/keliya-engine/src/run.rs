@@ -772,12 +772,12 @@ impl<'e> Listing<'e> {
             Direct::Steps(x) => {
                 if let Some(s) = from(x) {
                     let near = g.board.neighbours(s);
-                    let reach = g.board.reach(s).neighbours;
                     match st.counts.occupied_sites() {
                         // From the bit sets, where they tell the answer whole: a piece hemmed in
                         // (common once the board fills), one way out, or every way open. Each
                         // neighbour once in the list, so that its bits say the same as the list.
                         Some(occupied) if g.board.neighbour_bits_exact() => {
+                            let reach = g.board.reach(s).neighbours;
                             let free = reach & !occupied;
                             if free & free.wrapping_sub(1) == 0 {
                                 if free != 0 {
