@@ -231,6 +231,20 @@ fn a_parent_whose_name_ends_the_childs_is_not_a_cycle() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// A parameter with a bad value is reported once: the rules that read it still know its name.
+#[test]
+fn a_bad_parameter_is_reported_once() {
+    let path = repo().join("tests/bad-input/param-out-of-range.yaml");
+    let loaded = keliya_rules::load(&catalog(), &path.to_string_lossy());
+    let problems: Vec<String> = match &loaded.result {
+        Ok(_) => panic!("the case loaded"),
+        Err(d) => d.iter().map(|d| loaded.sources.short(d)).collect(),
+    };
+    // `hunter_win_captures` is read by lib/hunt.yaml's `capture-goal`.
+    assert_eq!(problems.len(), 1, "{}", problems.join("\n"));
+    assert!(problems[0].contains("must be between"), "{}", problems[0]);
+}
+
 /// `extends: ./sub/base.yaml` is read beside the extending file, whatever the current folder.
 #[test]
 fn a_relative_parent_path_is_relative_to_the_child() {

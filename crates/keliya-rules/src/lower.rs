@@ -145,6 +145,19 @@ pub(crate) fn lower(
             let value = match v.value {
                 Value::Int(i) if i.unsigned_abs() <= i32::MAX as u64 => Some(i),
                 Value::Bool(b) => Some(b as i64),
+                // The rules language's numbers stop at 2147483647 (dsl.md), and so do parameters.
+                Value::Int(i) => {
+                    cx.err(
+                        v.loc,
+                        format!(
+                            "parameter `{}` must be between {} and {}, found {i}",
+                            k.name,
+                            -i64::from(i32::MAX),
+                            i32::MAX
+                        ),
+                    );
+                    None
+                }
                 _ => {
                     cx.err(
                         v.loc,
@@ -158,10 +171,10 @@ pub(crate) fn lower(
                 }
             };
             cx.ident_name(k, "parameter");
-            if let Some(value) = value {
-                names.params.push((k.name.clone(), value));
-                names.param_locs.push(k.loc);
-            }
+            // A parameter with a bad value is still known by name (the load fails on its error), so
+            // that the rules reading it are not reported as well.
+            names.params.push((k.name.clone(), value.unwrap_or(0)));
+            names.param_locs.push(k.loc);
         }
     }
     info.params = names.params.clone();

@@ -35,7 +35,7 @@ impl Node {
             Value::Null => "nothing",
             Value::Bool(_) => "a boolean",
             Value::Int(_) => "a number",
-            Value::Float(_) => "a number",
+            Value::Float(_) => "a fractional number",
             Value::Str(_) => "a string",
             Value::Seq(_) => "a list",
             Value::Map(_) => "a mapping",
