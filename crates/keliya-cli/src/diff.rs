@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::CliError;
 use crate::simulate::split_agents;
 use keliya_diff::text::{diff_text, simulation_text};
-use keliya_diff::{Side, SimOptions};
+use keliya_diff::{Side, SimOptions, SimulateError, Which};
+use keliya_play::RunError;
 use keliya_rules::{Catalog, Loaded};
 
 #[derive(clap::Args)]
@@ -110,7 +111,35 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 &options,
                 &progress,
             )
-            .map_err(CliError::Message)?;
+            .map_err(|e| {
+                let SimulateError::Run {
+                    which,
+                    ruleset,
+                    error: RunError::Game { game, error },
+                } = &e
+                else {
+                    return CliError::Message(e.to_string());
+                };
+                let (side, loaded) = match which {
+                    Which::A => (&a, &la),
+                    Which::B => (&b, &lb),
+                };
+                let game = crate::GameOfRun {
+                    game: *game,
+                    seed: args.seed,
+                    count_option: "--simulate",
+                };
+                match crate::engine_error_with(
+                    error,
+                    Some(game),
+                    &side.compiled.spans,
+                    &loaded.sources,
+                ) {
+                    // Not located: which of the two rulesets, then.
+                    CliError::Message(m) => CliError::Message(format!("{ruleset}: {m}")),
+                    reported => reported,
+                }
+            })?;
             if show {
                 eprintln!();
             }

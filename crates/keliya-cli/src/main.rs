@@ -226,20 +226,81 @@ pub(crate) fn read_state(
 
 /// A rule failed while running: shown at the rule's source line when it is known.
 pub(crate) fn engine_error(e: keliya_engine::EngineError) -> CliError {
+    engine_error_in(&e, None)
+}
+
+/// [`engine_error`] for a rule that failed in a game of a run.
+pub(crate) fn engine_error_in_game(e: &keliya_engine::EngineError, game: GameOfRun) -> CliError {
+    engine_error_in(e, Some(game))
+}
+
+/// Which game of a run of seeded games a rule failed in.
+#[derive(Clone, Copy)]
+pub(crate) struct GameOfRun {
+    pub(crate) game: u64,
+    pub(crate) seed: u64,
+    /// The option that sets the number of games (`--games`, `--simulate`).
+    pub(crate) count_option: &'static str,
+}
+
+fn engine_error_in(e: &keliya_engine::EngineError, game: Option<GameOfRun>) -> CliError {
     let running = RUNNING.lock().ok();
-    let located = running.as_ref().and_then(|r| r.as_ref()).and_then(|(spans, sources)| {
-        let loc = *spans.get(e.at).filter(|_| e.at != 0)?;
-        let d = keliya_rules::Diagnostic::new(loc, format!("rule `{}`: {}", e.rule, e.message))
-            .hint("the ruleset is valid, but this rule did something impossible while the game was played");
-        Some(diagnostics::render(sources, &d))
-    });
-    match located {
+    match running.as_ref().and_then(|r| r.as_ref()) {
+        Some((spans, sources)) => engine_error_with(e, game, spans, sources),
+        None => CliError::Message(unlocated(e, game)),
+    }
+}
+
+/// [`engine_error`] against a given ruleset's `spans` and `sources`.
+pub(crate) fn engine_error_with(
+    e: &keliya_engine::EngineError,
+    game: Option<GameOfRun>,
+    spans: &[keliya_rules::Loc],
+    sources: &keliya_rules::Sources,
+) -> CliError {
+    match located_engine_error(e, game, spans, sources) {
         Some(text) => {
             eprint!("{text}");
             CliError::Reported
         }
-        None => CliError::Message(e.to_string()),
+        None => CliError::Message(unlocated(e, game)),
     }
+}
+
+fn unlocated(e: &keliya_engine::EngineError, game: Option<GameOfRun>) -> String {
+    match game {
+        Some(g) => format!("game {}: {e}", g.game),
+        None => e.to_string(),
+    }
+}
+
+/// A failed rule rendered at its line of `sources` (`spans` is the ruleset's table of locations), with
+/// the game it failed in and how to play that game again; `None` when the error has no location.
+fn located_engine_error(
+    e: &keliya_engine::EngineError,
+    game: Option<GameOfRun>,
+    spans: &[keliya_rules::Loc],
+    sources: &keliya_rules::Sources,
+) -> Option<String> {
+    let loc = *spans.get(e.at).filter(|_| e.at != 0)?;
+    let mut hint = String::from(
+        "the ruleset is valid, but this rule did something impossible while the game was played",
+    );
+    if let Some(GameOfRun {
+        game,
+        seed,
+        count_option,
+    }) = game
+    {
+        // Game i of a run depends only on (seed, i), so the same run cut after it plays it again.
+        hint.push_str(&format!(
+            " (game {game} of the run: `{count_option} {} --seed {seed}` plays it again)",
+            game + 1
+        ));
+    }
+    let d =
+        keliya_rules::Diagnostic::new(loc, format!("rule `{}`: {}", e.rule, e.message)).hint(hint);
+    Some(diagnostics::render(sources, &d))
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {

@@ -4,6 +4,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use keliya_play::RunError;
 use keliya_play::SimulationStats;
 use keliya_play::record::{ENGINE_VERSION, write_records};
 use keliya_play::simulate::{Detail, simulate_records, wilson};
@@ -84,7 +85,17 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         },
         &progress,
     )
-    .map_err(CliError::Message)?;
+    .map_err(|e| match e {
+        RunError::Game { game, error } => crate::engine_error_in_game(
+            &error,
+            crate::GameOfRun {
+                game,
+                seed: args.seed,
+                count_option: "--games",
+            },
+        ),
+        RunError::Setup(message) => CliError::Message(message),
+    })?;
     let secs = start.elapsed().as_secs_f64();
     if show {
         eprintln!();

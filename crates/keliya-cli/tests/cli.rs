@@ -409,6 +409,70 @@ fn a_rule_failing_while_it_runs_is_reported_at_its_line() {
     assert!(err.contains("^^^^"), "{err}");
 }
 
+/// `simulate` and `diff --simulate` show a rule that fails in a game at its line, as `moves` does, and
+/// name the first game it fails in whatever the threads, with the options that play it again.
+#[test]
+fn a_rule_failing_in_a_simulation_is_reported_at_its_line_with_its_game() {
+    let path = temp("fails-late.yaml");
+    // Fails only once a game reaches ply 30, which some games never do.
+    std::fs::write(
+        &path,
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  prey-step:\n    do: |\n      choose from in sites_with(prey) {\n        choose to in neighbours(from) where empty(to) {\n          move(prey, from, to)\n          assert(ply < 30)\n        }\n      }\n",
+    )
+    .expect("written");
+    let p = path.to_str().expect("utf-8");
+    let at_line =
+        format!("{p}:10:11: error: rule `prey-step`: an `assert` of the rules does not hold");
+    let mut first_game = None;
+    for threads in ["1", "2", "2"] {
+        let o = keliya(&[
+            "simulate",
+            p,
+            "--games",
+            "200",
+            "--seed",
+            "3",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&at_line), "{err}");
+        assert!(err.contains("^^^^"), "{err}");
+        let game = err
+            .split("(game ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no game named: {err}"))
+            .to_string();
+        assert_eq!(*first_game.get_or_insert(game.clone()), game, "{err}");
+        let n: u64 = game.parse().expect("a game number");
+        assert!(
+            err.contains(&format!("`--games {} --seed 3` plays it again", n + 1)),
+            "{err}"
+        );
+        // That run fails at the same game, and the one before it plays every game to its end.
+        let again = keliya(&[
+            "simulate",
+            p,
+            "--games",
+            &(n + 1).to_string(),
+            "--seed",
+            "3",
+        ]);
+        assert!(String::from_utf8_lossy(&again.stderr).contains(&format!("(game {n} ")));
+        let before = keliya(&["simulate", p, "--games", &n.to_string(), "--seed", "3"]);
+        assert!(before.status.success() || n == 0);
+    }
+    for (a, b) in [("hat-diviyan-keliya", p), (p, "hat-diviyan-keliya")] {
+        let o = keliya(&["diff", a, b, "--simulate", "200", "--seed", "3"]);
+        assert_eq!(o.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(&at_line), "{err}");
+        assert!(err.contains("`--simulate "), "{err}");
+    }
+}
+
 #[test]
 fn simulate_check_reports_a_broken_invariant_with_game_and_step() {
     let path = temp("broken-invariant.yaml");

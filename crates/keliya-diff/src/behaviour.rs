@@ -3,7 +3,7 @@
 
 use keliya_engine::Game;
 use keliya_play::simulate::{simulate_records, wilson};
-use keliya_play::{GameSummary, SimulationStats};
+use keliya_play::{GameSummary, RunError, SimulationStats};
 use serde_json::{Map, Value, json};
 
 use crate::stats::{self, ALPHA};
@@ -18,6 +18,37 @@ pub struct SimOptions {
     pub agents: Vec<String>,
     pub threads: usize,
 }
+
+/// One of the two rulesets compared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    A,
+    B,
+}
+
+/// Why [`simulate`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SimulateError {
+    /// The options cannot make a simulation.
+    Options(String),
+    /// The games of one ruleset could not be played: an agent that does not parse, or a rule that failed.
+    Run {
+        which: Which,
+        ruleset: String,
+        error: RunError,
+    },
+}
+
+impl std::fmt::Display for SimulateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimulateError::Options(message) => f.write_str(message),
+            SimulateError::Run { ruleset, error, .. } => write!(f, "{ruleset}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for SimulateError {}
 
 /// One ruleset's games.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,11 +120,13 @@ pub fn simulate(
     b: (&str, &Game),
     options: &SimOptions,
     progress: &(dyn Fn() + Sync),
-) -> Result<Simulation, String> {
+) -> Result<Simulation, SimulateError> {
     if options.games == 0 {
-        return Err("a simulation needs at least one game".into());
+        return Err(SimulateError::Options(
+            "a simulation needs at least one game".into(),
+        ));
     }
-    let run = |(name, game): (&str, &Game)| -> Result<Run, String> {
+    let run = |(name, game): (&str, &Game), which: Which| -> Result<Run, SimulateError> {
         let records = simulate_records(
             game,
             options.games,
@@ -103,7 +136,11 @@ pub fn simulate(
             keliya_play::simulate::Detail::default(),
             progress,
         )
-        .map_err(|e| format!("{name}: {e}"))?;
+        .map_err(|error| SimulateError::Run {
+            which,
+            ruleset: name.to_string(),
+            error,
+        })?;
         let summaries: Vec<GameSummary> = records.iter().map(|r| r.summary.clone()).collect();
         let sides = game.sides();
         let stats = SimulationStats::from_summaries(&summaries, options.seed, &sides);
@@ -124,7 +161,7 @@ pub fn simulate(
             stats,
         })
     };
-    let (ra, rb) = (run(a)?, run(b)?);
+    let (ra, rb) = (run(a, Which::A)?, run(b, Which::B)?);
     let mut notes = Vec::new();
     if ra.sides != rb.sides {
         notes.push(format!(

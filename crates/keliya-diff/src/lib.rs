@@ -21,7 +21,9 @@ pub mod text;
 use keliya_rules::{Compiled, Loaded, Sources};
 use serde_json::{Value, json};
 
-pub use behaviour::{Comparison, Figure, Run, SimOptions, Simulation, Test, simulate};
+pub use behaviour::{
+    Comparison, Figure, Run, SimOptions, SimulateError, Simulation, Test, Which, simulate,
+};
 pub use linediff::line_diff;
 pub use structure::structural;
 

@@ -10,5 +10,5 @@ pub mod state_json;
 
 pub use dice::Dice;
 pub use simulate::{
-    GameSummary, SimulationStats, play_game, play_random_game, simulate, simulate_records,
+    GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate, simulate_records,
 };

@@ -2,6 +2,7 @@
 
 use keliya_engine::{EngineError, Game, Reason, Side, State, Successors};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Dice;
 use crate::agents::{Agent, parse_agent};
@@ -260,11 +261,17 @@ pub fn simulate_records(
     threads: usize,
     detail: Detail,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameRecord>, String> {
+) -> Result<Vec<GameRecord>, RunError> {
     for spec in agent_specs {
-        parse_agent(spec)?;
+        parse_agent(spec).map_err(RunError::Setup)?;
     }
-    let play_one = |i: u64| -> Result<GameRecord, String> {
+    // The lowest game known to have failed: games after it are not started, games before it still
+    // run, so the error reported is the first game's that fails, however the games were scheduled.
+    let first_failed = AtomicU64::new(u64::MAX);
+    let play_one = |i: u64| -> Option<Result<GameRecord, EngineError>> {
+        if i > first_failed.load(Ordering::Relaxed) {
+            return None;
+        }
         let mut agents: Vec<Box<dyn Agent>> = agent_specs
             .iter()
             .map(|s| parse_agent(s).expect("checked above"))
@@ -272,18 +279,55 @@ pub fn simulate_records(
         if agents.is_empty() {
             agents.push(Box::new(crate::agents::RandomAgent));
         }
-        let (mut record, _) = play_game_with(game, &mut agents, Dice::game_seed(seed, i), detail)
-            .map_err(|e| format!("game {i}: {e}"))?;
-        record.game = i;
+        let played = play_game_with(game, &mut agents, Dice::game_seed(seed, i), detail);
         progress();
-        Ok(record)
+        Some(match played {
+            Ok((mut record, _)) => {
+                record.game = i;
+                Ok(record)
+            }
+            Err(error) => {
+                first_failed.fetch_min(i, Ordering::Relaxed);
+                Err(error)
+            }
+        })
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| e.to_string())?;
-    pool.install(|| (0..games).into_par_iter().map(play_one).collect())
+        .map_err(|e| RunError::Setup(e.to_string()))?;
+    let played: Vec<_> = pool.install(|| (0..games).into_par_iter().map(play_one).collect());
+    let mut records = Vec::with_capacity(played.len());
+    for (i, game_played) in (0..games).zip(played) {
+        match game_played {
+            Some(Ok(record)) => records.push(record),
+            Some(Err(error)) => return Err(RunError::Game { game: i, error }),
+            // Only after a game that failed, which ends the loop first.
+            None => {}
+        }
+    }
+    Ok(records)
 }
+
+/// Why [`simulate_records`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunError {
+    /// An agent's text does not parse, or the threads could not be started.
+    Setup(String),
+    /// A rule failed in game `game` of the run (the first game that failed).
+    Game { game: u64, error: EngineError },
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Setup(message) => f.write_str(message),
+            RunError::Game { game, error } => write!(f, "game {game}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
 
 /// Random self-play statistics (one thread, random agents).
 pub fn simulate(game: &Game, games: u64, seed: u64) -> Result<SimulationStats, EngineError> {
