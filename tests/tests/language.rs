@@ -1993,3 +1993,75 @@ rules:
         assert_eq!(s.var(name, None), expected, "{name}");
     }
 }
+
+/// A run of games that fails names the first game that fails, however many threads play them, and
+/// where that game stood: the position before the failing step, from which that step fails again.
+#[test]
+fn a_failing_run_names_its_first_failing_game_and_the_position_it_failed_in() {
+    use keliya_play::simulate::{Detail, simulate_records, trace_failure};
+    use keliya_play::{Dice, RunError};
+    // Some games reach ply 30 and fail there; the rest end before it.
+    let path = ruleset(
+        "fails-late",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  prey-step:\n    do: |\n      \
+         choose from in sites_with(prey) {\n        choose to in neighbours(from) where empty(to) {\n          \
+         move(prey, from, to)\n          assert(ply < 30)\n        }\n      }\n",
+    );
+    let s = Scenario::new(&path);
+    let game = s.game();
+    let detail = Detail::default();
+    let mut named = Vec::new();
+    for threads in [1, 2, 2, 2] {
+        let err = simulate_records(game, 200, 3, &[], threads, detail, &|| {})
+            .expect_err("some game reaches ply 30");
+        let RunError::Game {
+            game: first,
+            error,
+            failure,
+        } = err
+        else {
+            panic!("a game's error: {err}");
+        };
+        assert!(error.message.contains("assert"), "{error}");
+        let failure = failure.expect("the game fails again when played again");
+        named.push((first, failure.steps));
+        // Every game before the first failing one plays to its end; that one fails.
+        let before = simulate_records(game, first, 3, &[], threads, detail, &|| {});
+        assert!(before.is_ok(), "games 0..{first} end without an error");
+        // The failing step, played from the position before it, fails the same way. (Played as a
+        // simulation plays it: `legal_moves` runs every move's rule to its end, and fails on finding them.)
+        let step = failure.step.as_deref().expect("a move was chosen");
+        let found = game
+            .successors(&failure.before)
+            .expect("the moves of the position are found");
+        let chosen = found
+            .into_iter()
+            .find(|f| game.notation(&f.mv) == step)
+            .expect("the step is one of them");
+        let again = game
+            .apply_successor(&failure.before, chosen)
+            .expect_err("the step fails again");
+        assert_eq!(again.message, error.message);
+        // The first leopards' move at ply 30 or later (the tiger may hold ply 30).
+        assert!(
+            (30..=31).contains(&failure.before.ply),
+            "{}",
+            failure.before.ply
+        );
+        assert_eq!(
+            failure.steps as u32, failure.before.ply,
+            "no throws in this game"
+        );
+        // The traced game is that game of the run.
+        let traced = trace_failure(game, &[], Dice::game_seed(3, first), detail)
+            .expect("it fails when played alone");
+        assert_eq!(traced, failure.as_ref().clone());
+    }
+    assert!(named.windows(2).all(|w| w[0] == w[1]), "{named:?}");
+    // A game that does not fail has no failure to trace.
+    let plain = Scenario::new("hat-diviyan-keliya");
+    assert_eq!(
+        trace_failure(plain.game(), &[], Dice::game_seed(3, 0), detail),
+        None
+    );
+}

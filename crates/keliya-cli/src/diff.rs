@@ -115,19 +115,26 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 let SimulateError::Run {
                     which,
                     ruleset,
-                    error: RunError::Game { game, error },
+                    error:
+                        RunError::Game {
+                            game,
+                            error,
+                            failure,
+                        },
                 } = &e
                 else {
                     return CliError::Message(e.to_string());
                 };
-                let (side, loaded) = match which {
-                    Which::A => (&a, &la),
-                    Which::B => (&b, &lb),
+                let (side, loaded, played) = match which {
+                    Which::A => (&a, &la, ga),
+                    Which::B => (&b, &lb, gb),
                 };
+                let failure = failure.as_ref().map(|f| crate::failure_text(played, f));
                 let game = crate::GameOfRun {
                     game: *game,
                     seed: args.seed,
                     count_option: "--simulate",
+                    failure: failure.as_deref(),
                 };
                 match crate::engine_error_with(
                     error,

@@ -230,20 +230,39 @@ pub(crate) fn engine_error(e: keliya_engine::EngineError) -> CliError {
 }
 
 /// [`engine_error`] for a rule that failed in a game of a run.
-pub(crate) fn engine_error_in_game(e: &keliya_engine::EngineError, game: GameOfRun) -> CliError {
+pub(crate) fn engine_error_in_game(
+    e: &keliya_engine::EngineError,
+    game: GameOfRun<'_>,
+) -> CliError {
     engine_error_in(e, Some(game))
 }
 
 /// Which game of a run of seeded games a rule failed in.
 #[derive(Clone, Copy)]
-pub(crate) struct GameOfRun {
+pub(crate) struct GameOfRun<'a> {
     pub(crate) game: u64,
     pub(crate) seed: u64,
     /// The option that sets the number of games (`--games`, `--simulate`).
     pub(crate) count_option: &'static str,
+    /// Where the game stood when it failed, as [`failure_text`] writes it.
+    pub(crate) failure: Option<&'a str>,
 }
 
-fn engine_error_in(e: &keliya_engine::EngineError, game: Option<GameOfRun>) -> CliError {
+/// The position a game failed in and the step it failed at, for the error's reader.
+pub(crate) fn failure_text(game: &keliya_engine::Game, f: &keliya_play::Failure) -> String {
+    let mover = &game.players[f.before.to_move as usize].display;
+    let step = match &f.step {
+        Some(step) => format!("failed playing `{step}`"),
+        None => "failed while its moves were found".to_string(),
+    };
+    format!(
+        "after {} steps ({mover} to move), the game {step}; the position then:\n{}",
+        f.steps,
+        render::text(game, &f.before)
+    )
+}
+
+fn engine_error_in(e: &keliya_engine::EngineError, game: Option<GameOfRun<'_>>) -> CliError {
     let running = RUNNING.lock().ok();
     match running.as_ref().and_then(|r| r.as_ref()) {
         Some((spans, sources)) => engine_error_with(e, game, spans, sources),
@@ -254,7 +273,7 @@ fn engine_error_in(e: &keliya_engine::EngineError, game: Option<GameOfRun>) -> C
 /// [`engine_error`] against a given ruleset's `spans` and `sources`.
 pub(crate) fn engine_error_with(
     e: &keliya_engine::EngineError,
-    game: Option<GameOfRun>,
+    game: Option<GameOfRun<'_>>,
     spans: &[keliya_rules::Loc],
     sources: &keliya_rules::Sources,
 ) -> CliError {
@@ -267,8 +286,15 @@ pub(crate) fn engine_error_with(
     }
 }
 
-fn unlocated(e: &keliya_engine::EngineError, game: Option<GameOfRun>) -> String {
+/// An error without a place in the rules (a broken invariant of `simulate --check`), with where its game
+/// stood when there is one.
+fn unlocated(e: &keliya_engine::EngineError, game: Option<GameOfRun<'_>>) -> String {
     match game {
+        Some(GameOfRun {
+            game,
+            failure: Some(failure),
+            ..
+        }) => format!("game {game}: {e}\n{failure}"),
         Some(g) => format!("game {}: {e}", g.game),
         None => e.to_string(),
     }
@@ -278,7 +304,7 @@ fn unlocated(e: &keliya_engine::EngineError, game: Option<GameOfRun>) -> String 
 /// the game it failed in and how to play that game again; `None` when the error has no location.
 fn located_engine_error(
     e: &keliya_engine::EngineError,
-    game: Option<GameOfRun>,
+    game: Option<GameOfRun<'_>>,
     spans: &[keliya_rules::Loc],
     sources: &keliya_rules::Sources,
 ) -> Option<String> {
@@ -286,10 +312,12 @@ fn located_engine_error(
     let mut hint = String::from(
         "the ruleset is valid, but this rule did something impossible while the game was played",
     );
+    let mut text = String::new();
     if let Some(GameOfRun {
         game,
         seed,
         count_option,
+        failure,
     }) = game
     {
         // Game i of a run depends only on (seed, i), so the same run cut after it plays it again.
@@ -297,10 +325,13 @@ fn located_engine_error(
             " (game {game} of the run: `{count_option} {} --seed {seed}` plays it again)",
             game + 1
         ));
+        if let Some(failure) = failure {
+            text = format!("game {game}: {failure}");
+        }
     }
     let d =
         keliya_rules::Diagnostic::new(loc, format!("rule `{}`: {}", e.rule, e.message)).hint(hint);
-    Some(diagnostics::render(sources, &d))
+    Some(diagnostics::render(sources, &d) + &text)
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {

@@ -86,14 +86,22 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         &progress,
     )
     .map_err(|e| match e {
-        RunError::Game { game, error } => crate::engine_error_in_game(
-            &error,
-            crate::GameOfRun {
-                game,
-                seed: args.seed,
-                count_option: "--games",
-            },
-        ),
+        RunError::Game {
+            game: i,
+            error,
+            failure,
+        } => {
+            let failure = failure.map(|f| crate::failure_text(game, &f));
+            crate::engine_error_in_game(
+                &error,
+                crate::GameOfRun {
+                    game: i,
+                    seed: args.seed,
+                    count_option: "--games",
+                    failure: failure.as_deref(),
+                },
+            )
+        }
         RunError::Setup(message) => CliError::Message(message),
     })?;
     let secs = start.elapsed().as_secs_f64();

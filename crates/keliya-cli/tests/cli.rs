@@ -451,6 +451,13 @@ fn a_rule_failing_in_a_simulation_is_reported_at_its_line_with_its_game() {
             err.contains(&format!("`--games {} --seed 3` plays it again", n + 1)),
             "{err}"
         );
+        // Where the game stood: the leopards' failing move and the board before it.
+        assert!(
+            err.contains(&format!("game {n}: after "))
+                && err.contains("(leopards to move), the game failed playing `"),
+            "{err}"
+        );
+        assert!(err.contains("pieces: T = tiger, L = leopard"), "{err}");
         // That run fails at the same game, and the one before it plays every game to its end.
         let again = keliya(&[
             "simulate",
@@ -492,6 +499,9 @@ fn simulate_check_reports_a_broken_invariant_with_game_and_step() {
         err.contains("game ") && err.contains("leopards_counted do not hold"),
         "{err}"
     );
+    // With the step that broke it and the position before that step.
+    assert!(err.contains("the game failed playing `"), "{err}");
+    assert!(err.contains("pieces: T = tiger, L = leopard"), "{err}");
     let o = keliya(&[
         "simulate",
         "hat-diviyan-keliya",

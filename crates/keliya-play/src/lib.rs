@@ -10,5 +10,6 @@ pub mod state_json;
 
 pub use dice::Dice;
 pub use simulate::{
-    GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate, simulate_records,
+    Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate,
+    simulate_records, trace_failure,
 };

@@ -79,6 +79,62 @@ pub fn play_game_with(
     seed: u64,
     detail: Detail,
 ) -> Result<(GameRecord, State), EngineError> {
+    play_watched(game, agents, seed, detail, None)
+}
+
+/// Where a game that failed stood when it failed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The steps (throws and moves) played before the one that failed.
+    pub steps: usize,
+    /// The position before the step that failed.
+    pub before: State,
+    /// That step as a record writes it (`throw:NAME`, a move's notation), once it was chosen; `None` when
+    /// finding the moves failed.
+    pub step: Option<String>,
+}
+
+/// Plays the game of `seed` again with fresh agents of `agent_specs` and, if it fails, says where
+/// (only a game that failed needs this: it copies the position at every step).
+pub fn trace_failure(
+    game: &Game,
+    agent_specs: &[String],
+    seed: u64,
+    detail: Detail,
+) -> Option<Failure> {
+    let mut agents = fresh_agents(agent_specs).ok()?;
+    let mut watch = Failure {
+        steps: 0,
+        before: game.initial_state(),
+        step: None,
+    };
+    match play_watched(game, &mut agents, seed, detail, Some(&mut watch)) {
+        Ok(_) => None,
+        Err(_) => Some(watch),
+    }
+}
+
+/// One seat's agent per spec; random for every seat when there is none.
+fn fresh_agents(agent_specs: &[String]) -> Result<Vec<Box<dyn Agent>>, String> {
+    let mut agents = agent_specs
+        .iter()
+        .map(|s| parse_agent(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if agents.is_empty() {
+        agents.push(Box::new(crate::agents::RandomAgent));
+    }
+    Ok(agents)
+}
+
+/// The game loop of [`play_game_with`]; `watch`, when given, holds the position before each step and,
+/// once chosen, the step.
+fn play_watched(
+    game: &Game,
+    agents: &mut [Box<dyn Agent>],
+    seed: u64,
+    detail: Detail,
+    mut watch: Option<&mut Failure>,
+) -> Result<(GameRecord, State), EngineError> {
     let keep_moves = detail.keep_moves;
     let mut steps = 0;
     let mut dice = Dice::new(seed);
@@ -87,10 +143,18 @@ pub fn play_game_with(
     // One list of moves for the whole game (with the room of the last game's).
     let mut legal = Successors::reusing();
     while st.result.is_none() {
+        if let Some(w) = watch.as_deref_mut() {
+            w.steps = steps;
+            w.before.clone_from(&st);
+            w.step = None;
+        }
         if let Some(rows) = game.throw_due(&st) {
             let row = dice.weighted(rows.iter().map(|r| r.probability));
             if keep_moves {
                 moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
+            }
+            if let Some(w) = watch.as_deref_mut() {
+                w.step = Some(format!("{THROW_PREFIX}{}", rows[row].name));
             }
             game.throw_in_place(&mut st, row as u8);
             steps += 1;
@@ -103,6 +167,9 @@ pub fn play_game_with(
         // (A choice past the end is refused by `advance_found_in_place`.)
         if keep_moves && let Some(chosen) = legal.mv(k) {
             moves.push(game.notation(&chosen));
+        }
+        if let Some(w) = watch.as_deref_mut() {
+            w.step = legal.mv(k).map(|chosen| game.notation(&chosen));
         }
         game.advance_found_in_place(&mut st, &legal, k)?;
         steps += 1;
@@ -262,9 +329,7 @@ pub fn simulate_records(
     detail: Detail,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, RunError> {
-    for spec in agent_specs {
-        parse_agent(spec).map_err(RunError::Setup)?;
-    }
+    fresh_agents(agent_specs).map_err(RunError::Setup)?;
     // The lowest game known to have failed: games after it are not started, games before it still
     // run, so the error reported is the first game's that fails, however the games were scheduled.
     let first_failed = AtomicU64::new(u64::MAX);
@@ -272,13 +337,7 @@ pub fn simulate_records(
         if i > first_failed.load(Ordering::Relaxed) {
             return None;
         }
-        let mut agents: Vec<Box<dyn Agent>> = agent_specs
-            .iter()
-            .map(|s| parse_agent(s).expect("checked above"))
-            .collect();
-        if agents.is_empty() {
-            agents.push(Box::new(crate::agents::RandomAgent));
-        }
+        let mut agents = fresh_agents(agent_specs).expect("checked above");
         let played = play_game_with(game, &mut agents, Dice::game_seed(seed, i), detail);
         progress();
         Some(match played {
@@ -301,7 +360,14 @@ pub fn simulate_records(
     for (i, game_played) in (0..games).zip(played) {
         match game_played {
             Some(Ok(record)) => records.push(record),
-            Some(Err(error)) => return Err(RunError::Game { game: i, error }),
+            Some(Err(error)) => {
+                let failure = trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail);
+                return Err(RunError::Game {
+                    game: i,
+                    error,
+                    failure: failure.map(Box::new),
+                });
+            }
             // Only after a game that failed, which ends the loop first.
             None => {}
         }
@@ -314,15 +380,20 @@ pub fn simulate_records(
 pub enum RunError {
     /// An agent's text does not parse, or the threads could not be started.
     Setup(String),
-    /// A rule failed in game `game` of the run (the first game that failed).
-    Game { game: u64, error: EngineError },
+    /// A rule failed in game `game` of the run (the first game that failed), at `failure` (the game
+    /// played again to find it; `None` if it did not fail again, which a deterministic game always does).
+    Game {
+        game: u64,
+        error: EngineError,
+        failure: Option<Box<Failure>>,
+    },
 }
 
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Setup(message) => f.write_str(message),
-            RunError::Game { game, error } => write!(f, "game {game}: {error}"),
+            RunError::Game { game, error, .. } => write!(f, "game {game}: {error}"),
         }
     }
 }
