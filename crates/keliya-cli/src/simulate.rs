@@ -64,6 +64,10 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError::Message("--threads takes 1 to 256".into()));
     }
+    // No statistics can be made of no game (and `diff --simulate 0` is refused alike).
+    if args.games == 0 {
+        return Err(CliError::Message("--games takes at least 1".into()));
+    }
     let done = AtomicU64::new(0);
     let show = std::io::stderr().is_terminal() && args.games >= 20;
     let progress = || {

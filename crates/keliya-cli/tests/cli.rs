@@ -480,6 +480,24 @@ fn a_rule_failing_in_a_simulation_is_reported_at_its_line_with_its_game() {
     }
 }
 
+/// Statistics of no game mean nothing: `simulate --games 0` is refused, as `diff --simulate 0` is.
+#[test]
+fn a_simulation_of_no_game_is_refused() {
+    let o = keliya(&["simulate", "hat-diviyan-keliya", "--games", "0"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--games takes at least 1"));
+    assert!(stdout(&o).is_empty(), "no statistics: {}", stdout(&o));
+    let o = keliya(&[
+        "diff",
+        "hat-diviyan-keliya",
+        "hat-diviyan-keliya/apex-start",
+        "--simulate",
+        "0",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least one game"));
+}
+
 #[test]
 fn simulate_check_reports_a_broken_invariant_with_game_and_step() {
     let path = temp("broken-invariant.yaml");
