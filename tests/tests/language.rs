@@ -2065,3 +2065,79 @@ fn a_failing_run_names_its_first_failing_game_and_the_position_it_failed_in() {
         None
     );
 }
+
+/// Choices nested in choices multiply: the options one position's search goes through, at the choice
+/// points it follows further and as the moves it finds, are bounded by `limits: max_options_per_position`
+/// (a million unless set), so that a careless rule is an error at its line, not a search that fills the
+/// memory or never ends.
+#[test]
+fn a_search_goes_through_at_most_the_options_the_limit_allows() {
+    // Three choices of 10 points each under the drop: 10 + 100 options followed, 1,000 moves found.
+    let nested = |limit: &str, last_filter: &str| {
+        format!(
+            "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\n{limit}rules:\n  hunter-drop:\n    do: |\n      \
+             choose a in sites() {{\n        choose b in sites() {{\n          \
+             choose to in sites() where {last_filter} {{\n            \
+             move(hunter, hand(hunter), to)\n          }}\n        }}\n      }}\n    notation: \"{{a}}{{b}}{{to}}\"\n"
+        )
+    };
+    let moves_at = |yaml: &str, name: &str| {
+        let s = Scenario::new(&ruleset(name, yaml));
+        let game = s.game();
+        let legal = game.legal_moves(&s.state).map(|m| m.len());
+        let found = game.successors(&s.state).map(|m| m.len());
+        (legal, found)
+    };
+    // Within the bound, exactly at it, and by default: every move.
+    for (limit, name) in [
+        ("", "nested-default"),
+        ("limits: {max_options_per_position: 1000}\n", "nested-at"),
+    ] {
+        let (legal, found) = moves_at(&nested(limit, "true"), name);
+        assert_eq!((legal, found), (Ok(1000), Ok(1000)), "{name}");
+    }
+    // One fewer: finding the moves fails, in the search for moves to play as in `legal_moves`, at the
+    // choice point the moves come from.
+    let (legal, found) = moves_at(
+        &nested("limits: {max_options_per_position: 999}\n", "true"),
+        "nested-over",
+    );
+    for err in [legal.expect_err("over"), found.expect_err("over")] {
+        assert!(
+            err.message.contains("more than 999 options")
+                && err.message.contains("max_options_per_position"),
+            "{err}"
+        );
+        assert_eq!(err.rule, "hunter-drop");
+        assert_ne!(err.at, 0, "located");
+    }
+    // No move at all, but the choices followed on the way are counted too: 110 of them here.
+    let (legal, found) = moves_at(
+        &nested("limits: {max_options_per_position: 109}\n", "false"),
+        "nested-none",
+    );
+    assert!(legal.expect_err("over").message.contains("more than 109 options"));
+    assert!(found.expect_err("over").message.contains("more than 109 options"));
+    let (legal, found) = moves_at(
+        &nested("limits: {max_options_per_position: 110}\n", "false"),
+        "nested-none-at",
+    );
+    // (No move, and no error.)
+    assert_eq!((legal, found), (Ok(0), Ok(0)));
+    // The bound is a number from 1 to 10,000,000.
+    let loaded = keliya_rules::load(
+        &keliya_tests::catalog(),
+        &ruleset(
+            "nested-zero",
+            &nested("limits: {max_options_per_position: 0}\n", "true"),
+        ),
+    );
+    let problems: Vec<String> = match &loaded.result {
+        Ok(_) => panic!("a bound of 0 loads"),
+        Err(d) => d.iter().map(|d| loaded.sources.short(d)).collect(),
+    };
+    assert!(
+        problems[0].contains("`max_options_per_position` must be between 1 and 10000000, found 0"),
+        "{problems:?}"
+    );
+}

@@ -89,6 +89,16 @@ pub(crate) struct Explorer<'g, 's> {
     /// The options of every choice point and loop on the path, each a range of this list, innermost last.
     options: Vec<[Value; 2]>,
     keep_changes: bool,
+    /// The options of the choice points followed so far (each a path explored further), and the most
+    /// that may be followed, or found as moves, in one search (`Game::max_options_per_position`):
+    /// choices nested in choices multiply, and a careless rule could otherwise take more time or
+    /// memory than there is.
+    followed: usize,
+    most: usize,
+    /// The length of `found` past which this search has found too many moves.
+    found_most: usize,
+    /// The last choice point reached (its place in the rules), where finding too many moves is shown.
+    choice_at: usize,
     /// The trail's length when the rule began: a path's changes are the trail after it.
     start: usize,
     limit: usize,
@@ -123,6 +133,7 @@ impl<'g, 's> Explorer<'g, 's> {
         keep_changes: bool,
         found: &'s mut Successors,
     ) -> Self {
+        let most = game.max_options_per_position as usize;
         Explorer {
             game,
             rule: 0,
@@ -131,15 +142,20 @@ impl<'g, 's> Explorer<'g, 's> {
             path: SmallVec::new(),
             options: SPARE_OPTIONS.with(|spare| spare.take()),
             keep_changes,
+            followed: 0,
+            most,
+            found_most: found.len().saturating_add(most),
+            choice_at: 0,
             start: 0,
-            limit: usize::MAX,
+            // One move past the most a search may find, so that finding too many is seen.
+            limit: found.len().saturating_add(most).saturating_add(1),
             found,
         }
     }
 
     /// Stop once this many moves are found.
     pub(crate) fn set_limit(&mut self, limit: usize) {
-        self.limit = limit;
+        self.limit = self.limit.min(limit);
     }
 
     pub(crate) fn full(&self) -> bool {
@@ -177,6 +193,9 @@ impl<'g, 's> Explorer<'g, 's> {
             self.leaf(&run, st)?;
         }
         self.take_back(st, mark);
+        if self.found.len() > self.found_most {
+            return Err(too_many_options(&run, self.choice_at, self.most));
+        }
         Ok(())
     }
 
@@ -209,6 +228,7 @@ impl<'g, 's> Explorer<'g, 's> {
                     plan,
                 } => {
                     let start = self.options.len();
+                    self.choice_at = *at;
                     if *last && self.mode == Mode::Search && self.can_pause(run, st) {
                         run.options(st, slots, domain, filter.as_ref(), *plan, &mut self.options)?;
                         self.paused_leaves(run, *id, start);
@@ -234,6 +254,13 @@ impl<'g, 's> Explorer<'g, 's> {
                         run.options(st, slots, domain, filter.as_ref(), *plan, &mut self.options)?;
                     }
                     let listed = start..self.options.len();
+                    // (A last choice's options are moves, counted as they are found.)
+                    if !*last {
+                        self.followed += listed.len();
+                        if self.followed > self.most {
+                            return Err(too_many_options(run, *at, self.most));
+                        }
+                    }
                     self.fork(run, st, *id, slots, listed, body, &rest)?;
                     self.options.truncate(start);
                     return Ok(Flow::Forked);
@@ -314,11 +341,13 @@ impl<'g, 's> Explorer<'g, 's> {
             filter,
             last: true,
             plan,
+            at,
             ..
         }) = body.first()
             && self.mode == Mode::Search
             && self.can_pause(run, st)
         {
+            self.choice_at = *at;
             let listing = Listing::new(inner, domain, filter.as_ref(), *plan);
             // The path's last choice is rewritten for each option, not pushed and popped.
             self.path.push(Choice {
@@ -515,4 +544,15 @@ impl<'g, 's> Explorer<'g, 's> {
         self.found
             .push_options(head, point, options, (&run.locals, run.steps));
     }
+}
+
+#[cold]
+fn too_many_options(run: &Run<'_>, at: usize, most: usize) -> Box<EngineError> {
+    run.error(
+        at,
+        format!(
+            "finding the moves of one position went through more than {most} options of its choices \
+             (`limits: max_options_per_position`)"
+        ),
+    )
 }

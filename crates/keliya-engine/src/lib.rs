@@ -166,6 +166,9 @@ pub struct Game {
     pub choice_names: Vec<Vec<String>>,
     /// Most loop iterations one move may take before it is an error.
     pub max_steps_per_move: u32,
+    /// Most options the choice points of all rules may list while one position's moves are found, before
+    /// it is an error (nested choices multiply: this keeps a search's time and memory bounded).
+    pub max_options_per_position: u32,
     /// Tag names used on the board, and for each site a bit set of its tags (bit i = `tag_names[i]`).
     pub tag_names: Vec<String>,
     pub site_tags: Vec<u64>,

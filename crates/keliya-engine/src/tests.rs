@@ -108,6 +108,7 @@ fn three_in_a_row() -> Game {
         hands: vec![None],
         choice_names: vec![vec!["from".into()], vec!["to".into()]],
         max_steps_per_move: 1000,
+        max_options_per_position: 1_000_000,
         invariants: vec![],
         prefers: false,
         tails: Vec::new(),

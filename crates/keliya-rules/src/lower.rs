@@ -431,14 +431,20 @@ pub(crate) fn lower(
             None => (None, false, None),
         };
     let caps = get("caps").map(|c| caps(&mut cx, c)).unwrap_or_default();
-    let max_steps = get("limits")
-        .and_then(|l| {
-            let e = cx.map(l, "limits").unwrap_or(&[]);
-            cx.check_keys(e, &["max_steps_per_move"], "limits");
-            field(e, "max_steps_per_move")
-                .and_then(|n| cx.int(n, "max_steps_per_move", 1, 10_000_000))
-        })
+    let limits = get("limits")
+        .map(|l| cx.map(l, "limits").unwrap_or(&[]))
+        .unwrap_or(&[]);
+    cx.check_keys(
+        limits,
+        &["max_steps_per_move", "max_options_per_position"],
+        "limits",
+    );
+    let max_steps = field(limits, "max_steps_per_move")
+        .and_then(|n| cx.int(n, "max_steps_per_move", 1, 10_000_000))
         .unwrap_or(100_000) as u32;
+    let max_options = field(limits, "max_options_per_position")
+        .and_then(|n| cx.int(n, "max_options_per_position", 1, 10_000_000))
+        .unwrap_or(1_000_000) as u32;
 
     // Setup needs the board and the pieces.
     let mut setup = Vec::new();
@@ -536,6 +542,7 @@ pub(crate) fn lower(
                 hands,
                 choice_names,
                 max_steps_per_move: max_steps,
+                max_options_per_position: max_options,
                 site_tags: board
                     .tags
                     .iter()
