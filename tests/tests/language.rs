@@ -2116,8 +2116,18 @@ fn a_search_goes_through_at_most_the_options_the_limit_allows() {
         &nested("limits: {max_options_per_position: 109}\n", "false"),
         "nested-none",
     );
-    assert!(legal.expect_err("over").message.contains("more than 109 options"));
-    assert!(found.expect_err("over").message.contains("more than 109 options"));
+    assert!(
+        legal
+            .expect_err("over")
+            .message
+            .contains("more than 109 options")
+    );
+    assert!(
+        found
+            .expect_err("over")
+            .message
+            .contains("more than 109 options")
+    );
     let (legal, found) = moves_at(
         &nested("limits: {max_options_per_position: 110}\n", "false"),
         "nested-none-at",
@@ -2140,4 +2150,43 @@ fn a_search_goes_through_at_most_the_options_the_limit_allows() {
         problems[0].contains("`max_options_per_position` must be between 1 and 10000000, found 0"),
         "{problems:?}"
     );
+}
+
+/// A game that need not end is stopped after `limits: max_steps_per_game` steps (ten million unless
+/// set) when it is played out, in simulations and in the random playouts of `bench` alike.
+#[test]
+fn a_game_that_does_not_end_stops_at_the_step_limit() {
+    use keliya_play::simulate::{Detail, play_random_game, simulate_records};
+    use keliya_play::{Dice, RunError};
+    // Hat without its caps and its capture goal: the tiger and the leopards can shuffle for ever.
+    let endless =
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\ncaps: ~\nends:\n  capture-goal: ~\n";
+    let limited = ruleset(
+        "endless",
+        &format!("{endless}limits: {{max_steps_per_game: 500}}\n"),
+    );
+    let s = Scenario::new(&limited);
+    let game = s.game();
+    assert_eq!(game.max_steps_per_game, 500);
+    let err = simulate_records(game, 20, 1, &[], 1, Detail::default(), &|| {})
+        .expect_err("some game shuffles past 500 steps");
+    let RunError::Game { error, failure, .. } = err else {
+        panic!("a game's error: {err}");
+    };
+    assert!(
+        error.message.contains("did not end within 500 steps"),
+        "{error}"
+    );
+    assert_eq!(failure.expect("where it stood").steps, 500);
+    // The playout `bench` times meets the same limit, in a game that reaches it.
+    let failing = (0..20)
+        .find(|&i| play_random_game(game, Dice::game_seed(1, i)).is_err())
+        .expect("a game of the 20 fails");
+    let err = play_random_game(game, Dice::game_seed(1, failing)).expect_err("it fails");
+    assert!(err.message.contains("max_steps_per_game"), "{err}");
+    // By default the limit is ten million, far beyond any capped game.
+    let s = Scenario::new(&ruleset("endless-default", endless));
+    assert_eq!(s.game().max_steps_per_game, 10_000_000);
+    let capped = Scenario::new("hat-diviyan-keliya");
+    assert!(simulate_records(capped.game(), 50, 1, &[], 1, Detail::default(), &|| {}).is_ok());
 }

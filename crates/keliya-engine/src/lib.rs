@@ -169,6 +169,9 @@ pub struct Game {
     /// Most options the choice points of all rules may list while one position's moves are found, before
     /// it is an error (nested choices multiply: this keeps a search's time and memory bounded).
     pub max_options_per_position: u32,
+    /// Most steps (throws and moves) one game may take when it is played out (`keliya-play`), before it
+    /// is an error: a game whose rules need not end would otherwise be played forever.
+    pub max_steps_per_game: u32,
     /// Tag names used on the board, and for each site a bit set of its tags (bit i = `tag_names[i]`).
     pub tag_names: Vec<String>,
     pub site_tags: Vec<u64>,

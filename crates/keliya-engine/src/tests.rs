@@ -109,6 +109,7 @@ fn three_in_a_row() -> Game {
         choice_names: vec![vec!["from".into()], vec!["to".into()]],
         max_steps_per_move: 1000,
         max_options_per_position: 1_000_000,
+        max_steps_per_game: 10_000_000,
         invariants: vec![],
         prefers: false,
         tails: Vec::new(),

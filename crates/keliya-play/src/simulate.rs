@@ -54,7 +54,27 @@ pub struct Detail {
     pub check_invariants: bool,
 }
 
+/// A game longer than `limits: max_steps_per_game` (`Game::max_steps_per_game`): a ruleset whose games
+/// need not end (no `caps`, and end conditions that random play may never meet) would otherwise play
+/// one game forever.
+#[cold]
+fn endless(game: &Game) -> EngineError {
+    EngineError {
+        rule: "limits".into(),
+        at: 0,
+        message: format!(
+            "the game did not end within {} steps (`limits: max_steps_per_game`); cap its length \
+             (`caps: max_turns`, `no_capture_turns`, `repetition`) or give it an end it reaches",
+            game.max_steps_per_game
+        ),
+    }
+}
+
+/// What is checked after each step: the game's length, and with `detail.check_invariants` the invariants.
 fn check(game: &Game, st: &State, detail: Detail, step: usize) -> Result<(), EngineError> {
+    if step > game.max_steps_per_game as usize {
+        return Err(endless(game));
+    }
     if !detail.check_invariants {
         return Ok(());
     }
@@ -206,7 +226,12 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state();
     let mut found = Successors::reusing();
+    let mut steps = 0;
     while st.result.is_none() {
+        steps += 1;
+        if steps > game.max_steps_per_game {
+            return Err(endless(game));
+        }
         if let Some(rows) = game.throw_due(&st) {
             let i = dice.weighted(rows.iter().map(|r| r.probability));
             game.throw_in_place(&mut st, i as u8);

@@ -436,7 +436,11 @@ pub(crate) fn lower(
         .unwrap_or(&[]);
     cx.check_keys(
         limits,
-        &["max_steps_per_move", "max_options_per_position"],
+        &[
+            "max_steps_per_move",
+            "max_options_per_position",
+            "max_steps_per_game",
+        ],
         "limits",
     );
     let max_steps = field(limits, "max_steps_per_move")
@@ -445,6 +449,9 @@ pub(crate) fn lower(
     let max_options = field(limits, "max_options_per_position")
         .and_then(|n| cx.int(n, "max_options_per_position", 1, 10_000_000))
         .unwrap_or(1_000_000) as u32;
+    let max_game_steps = field(limits, "max_steps_per_game")
+        .and_then(|n| cx.int(n, "max_steps_per_game", 1, 1_000_000_000))
+        .unwrap_or(10_000_000) as u32;
 
     // Setup needs the board and the pieces.
     let mut setup = Vec::new();
@@ -543,6 +550,7 @@ pub(crate) fn lower(
                 choice_names,
                 max_steps_per_move: max_steps,
                 max_options_per_position: max_options,
+                max_steps_per_game: max_game_steps,
                 site_tags: board
                     .tags
                     .iter()
