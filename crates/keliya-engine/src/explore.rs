@@ -162,6 +162,16 @@ impl<'g, 's> Explorer<'g, 's> {
         self.found.len() >= self.limit
     }
 
+    /// An error if the search found more moves than one position may have (it stopped one past them),
+    /// shown at the choice point last reached.
+    pub(crate) fn within_bound(&self) -> Result<(), Box<EngineError>> {
+        if self.found.len() <= self.found_most {
+            return Ok(());
+        }
+        let run = Run::new(self.game, self.rule);
+        Err(too_many_options(&run, self.choice_at, self.most))
+    }
+
     /// Follows every path of `rule` (or, in [`Mode::Replay`], the path of `given`) from the base position.
     /// `st` is the working copy of the base position; it is as it was when this returns, but in
     /// [`Mode::Replay`], where it is left as the move leaves it.
@@ -193,9 +203,6 @@ impl<'g, 's> Explorer<'g, 's> {
             self.leaf(&run, st)?;
         }
         self.take_back(st, mark);
-        if self.found.len() > self.found_most {
-            return Err(too_many_options(&run, self.choice_at, self.most));
-        }
         Ok(())
     }
 

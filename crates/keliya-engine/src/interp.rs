@@ -804,6 +804,7 @@ impl Game {
             }
             explorer.rule(&mut scratch, i as u16, &[])?;
         }
+        explorer.within_bound()?;
         Ok(())
     }
 

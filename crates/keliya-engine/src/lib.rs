@@ -166,8 +166,9 @@ pub struct Game {
     pub choice_names: Vec<Vec<String>>,
     /// Most loop iterations one move may take before it is an error.
     pub max_steps_per_move: u32,
-    /// Most options the choice points of all rules may list while one position's moves are found, before
-    /// it is an error (nested choices multiply: this keeps a search's time and memory bounded).
+    /// Most options one position's search may go through, over all rules (each option of a choice point
+    /// followed further, and each move found), before it is an error: nested choices multiply, and this
+    /// keeps a search's time and memory bounded.
     pub max_options_per_position: u32,
     /// Most steps (throws and moves) one game may take when it is played out (`keliya-play`), before it
     /// is an error: a game whose rules need not end would otherwise be played forever.

@@ -405,8 +405,9 @@ pub fn simulate_records(
 pub enum RunError {
     /// An agent's text does not parse, or the threads could not be started.
     Setup(String),
-    /// A rule failed in game `game` of the run (the first game that failed), at `failure` (the game
-    /// played again to find it; `None` if it did not fail again, which a deterministic game always does).
+    /// A rule failed in game `game` of the run (the first game that failed), at `failure` (found by
+    /// playing the game again, alone; games are deterministic, so it fails again, but should it not,
+    /// `None`).
     Game {
         game: u64,
         error: EngineError,
