@@ -570,3 +570,34 @@ fn bench_reports_the_median_round_between_the_slowest_and_the_fastest() {
     assert_eq!(refused.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--rounds takes 1 to 1000"));
 }
+
+/// The authoring walk-through shows `simulate`'s output as the binary prints it (runs are seeded, so
+/// the figures repeat exactly).
+#[test]
+fn the_authoring_guide_shows_what_simulate_prints() {
+    let guide = std::fs::read_to_string(root().join("docs/authoring.md")).expect("the guide");
+    let mut shown = 0;
+    let lines: Vec<&str> = guide.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(command) = line.strip_prefix("$ keliya simulate ") else {
+            continue;
+        };
+        let expected: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("$ ") && !l.starts_with("```"))
+            .copied()
+            .collect();
+        let mut args = vec!["simulate"];
+        args.extend(command.split_whitespace());
+        let o = keliya(&args);
+        assert!(o.status.success(), "{command}");
+        let printed = stdout(&o);
+        assert_eq!(
+            printed.lines().collect::<Vec<_>>(),
+            expected,
+            "docs/authoring.md shows other output for `keliya simulate {command}`"
+        );
+        shown += 1;
+    }
+    assert_eq!(shown, 2, "the guide's two simulations");
+}
