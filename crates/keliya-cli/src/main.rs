@@ -68,6 +68,7 @@ enum Command {
     },
     /// Print the rules, readable, after inheritance, with each rule's source.
     Show {
+        /// A ruleset name or path.
         ruleset: String,
         /// Print the merged YAML tree the engine runs (parent plus deltas) instead.
         #[arg(long)]
@@ -75,6 +76,7 @@ enum Command {
     },
     /// Draw the board with the initial position (or a given state).
     Render {
+        /// A ruleset name or path.
         ruleset: String,
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
@@ -87,6 +89,7 @@ enum Command {
     },
     /// The legal moves of a state, or every throw outcome with its probability when a throw is due.
     Moves {
+        /// A ruleset name or path.
         ruleset: String,
         /// A state file (JSON); the initial position without it.
         #[arg(long)]
@@ -97,7 +100,9 @@ enum Command {
     },
     /// The state after one move (or one throw outcome, by its name, when a throw is due).
     Apply {
+        /// A ruleset name or path.
         ruleset: String,
+        /// A state file (JSON); the initial position without it.
         #[arg(long)]
         state: Option<PathBuf>,
         /// The move in notation, as `keliya moves` prints it (e.g. `A-L1`, `M1xM3`), or a throw's name.

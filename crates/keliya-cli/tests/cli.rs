@@ -601,3 +601,35 @@ fn the_authoring_guide_shows_what_simulate_prints() {
     }
     assert_eq!(shown, 2, "the guide's two simulations");
 }
+
+/// docs/cli.md shows every `--help` as the binary prints it.
+#[test]
+fn the_command_docs_show_each_help_as_printed() {
+    let docs = std::fs::read_to_string(root().join("docs/cli.md")).expect("docs/cli.md");
+    let lines: Vec<&str> = docs.lines().collect();
+    let mut shown = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(command) = line.strip_prefix("$ keliya ") else {
+            continue;
+        };
+        if !command.ends_with("--help") {
+            continue;
+        }
+        let expected: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("$ ") && !l.starts_with("```"))
+            .copied()
+            .collect();
+        let o = keliya(&command.split_whitespace().collect::<Vec<_>>());
+        assert!(o.status.success(), "{command}");
+        let printed = stdout(&o);
+        let printed: Vec<&str> = printed.lines().collect();
+        assert_eq!(
+            printed.iter().map(|l| l.trim_end()).collect::<Vec<_>>(),
+            expected.iter().map(|l| l.trim_end()).collect::<Vec<_>>(),
+            "docs/cli.md shows other help for `keliya {command}`"
+        );
+        shown += 1;
+    }
+    assert!(shown >= 10, "docs/cli.md shows the help of every command");
+}
