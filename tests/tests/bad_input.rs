@@ -245,6 +245,57 @@ fn a_bad_parameter_is_reported_once() {
     assert!(problems[0].contains("must be between"), "{}", problems[0]);
 }
 
+/// The problems of a ruleset written to a fresh file, as `validate` prints their first lines.
+fn problems_of(name: &str, yaml: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("keliya-cascades-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(&path, yaml).expect("written");
+    let loaded = keliya_rules::load(&catalog(), &path.to_string_lossy());
+    match &loaded.result {
+        Ok(_) => Vec::new(),
+        Err(d) => d.iter().map(|d| loaded.sources.short(d)).collect(),
+    }
+}
+
+/// A mistake in the board is reported once, not again at every rule that names a site or a track of
+/// the board: the rules are checked against the names the board declares.
+#[test]
+fn a_board_mistake_is_not_reported_again_in_the_rules() {
+    // Six holes a row, but the parent's row tracks still name the seventh holes.
+    let problems = problems_of(
+        "six-holes",
+        "keliya: 1\ntitle: t\nextends: raja-pasu\nboard:\n  generate: [{mancala: {rows: 2, holes: 6, owners: [south, north]}}]\n",
+    );
+    assert_eq!(problems.len(), 2, "{}", problems.join("\n"));
+    assert!(
+        problems.iter().all(|p| p.contains("names unknown site")),
+        "{}",
+        problems.join("\n")
+    );
+}
+
+/// A local whose `let` fails is reported there, not again wherever the rule names it.
+#[test]
+fn a_local_whose_let_fails_is_not_reported_again() {
+    let problems = problems_of(
+        "bad-let",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  prey-step:\n    do: |\n      \
+         choose from in sites_with(prey) {\n        let far = alng(from, 2)\n        far = from\n        let near = far\n        \
+         choose to in neighbours(from) where empty(to) and to != far {\n          move(prey, from, to)\n        }\n      }\n",
+    );
+    assert_eq!(problems.len(), 1, "{}", problems.join("\n"));
+    assert!(problems[0].contains("alng"), "{}", problems[0]);
+    // A mistake of its own in what is assigned to it is still reported.
+    let problems = problems_of(
+        "bad-let-2",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  prey-step:\n    do: |\n      \
+         choose from in sites_with(prey) {\n        let far = alng(from, 2)\n        far = alng(far, 1)\n        \
+         choose to in neighbours(from) where empty(to) {\n          move(prey, from, to)\n        }\n      }\n",
+    );
+    assert_eq!(problems.len(), 2, "{}", problems.join("\n"));
+}
+
 /// `extends: ./sub/base.yaml` is read beside the extending file, whatever the current folder.
 #[test]
 fn a_relative_parent_path_is_relative_to_the_child() {

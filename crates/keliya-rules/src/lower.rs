@@ -217,6 +217,15 @@ pub(crate) fn lower(
                     let d = Diagnostic::new(loc, e.message).maybe_hint(e.hint);
                     cx.diags.push(d);
                 }
+                // The rules are still checked against the names the board declares, so that a
+                // mistake in the board is not reported again at every rule that names a site or track.
+                names.sites = spec.sites.iter().map(|s| s.id.clone()).collect();
+                names.tracks = spec.tracks.iter().map(|t| t.name.clone()).collect();
+                for t in spec.sites.iter().flat_map(|s| &s.tags) {
+                    if !names.tags.contains(t) {
+                        names.tags.push(t.clone());
+                    }
+                }
                 None
             }
         },
@@ -1517,6 +1526,8 @@ struct Lowerer<'c, 'a> {
     names: &'c Names,
     choice_names: &'c mut Vec<Vec<String>>,
     scopes: Vec<(String, u16, Ty)>,
+    /// Locals whose `let` failed, already reported: naming one later is not reported again.
+    poisoned: Vec<String>,
     max_slots: usize,
     /// The YAML string being lowered, to map DSL offsets into the file.
     node: Option<(Loc, String)>,
@@ -1533,6 +1544,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             names,
             choice_names,
             scopes: Vec::new(),
+            poisoned: Vec::new(),
             max_slots: 0,
             node: None,
             offsets: Vec::new(),
@@ -1759,7 +1771,10 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 }
             }
             K::Let { name, value } => {
-                let (value, ty) = self.expr(value, None)?;
+                let Ok((value, ty)) = self.expr(value, None) else {
+                    self.poisoned.push(name.name.clone());
+                    return Err(());
+                };
                 let slot = self.bind(name, ty);
                 eng::Stmt::SetLocal {
                     slot,
@@ -1810,6 +1825,11 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                     return Ok(eng::Stmt::SetLocal { slot, op, value });
                 }
                 let Some(var) = self.names.vars.iter().position(|v| v.name == target.name) else {
+                    if self.poisoned.contains(&target.name) {
+                        // (Its `let` failed, and was reported.)
+                        self.expr(value, None).ok();
+                        return Err(());
+                    }
                     let hint = closest(
                         &target.name,
                         self.names.vars.iter().map(|v| v.name.as_str()),
@@ -2124,6 +2144,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         use eng::{Ambient as A, Expr as X, Value as V};
         if let Some((_, slot, ty)) = self.scopes.iter().rev().find(|(s, ..)| s == n) {
             return Ok((X::Local(*slot), *ty));
+        }
+        if self.poisoned.iter().any(|p| p == n) {
+            return Err(());
         }
         match n {
             "mover" => return Ok((X::Ambient(A::Mover), Ty::Player)),
