@@ -130,12 +130,13 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                     Which::B => (&b, &lb, gb),
                 };
                 let failure = failure.as_ref().map(|f| crate::failure_text(played, f));
-                let game = crate::GameOfRun {
-                    game: *game,
-                    seed: args.seed,
-                    count_option: "--simulate",
-                    failure: failure.as_deref(),
-                };
+                let game = crate::GameOfRun::new(
+                    played,
+                    error,
+                    (*game, args.seed),
+                    "--simulate",
+                    failure.as_deref(),
+                );
                 match crate::engine_error_with(
                     error,
                     Some(game),

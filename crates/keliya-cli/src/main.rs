@@ -251,6 +251,27 @@ pub(crate) struct GameOfRun<'a> {
     pub(crate) count_option: &'static str,
     /// Where the game stood when it failed, as [`failure_text`] writes it.
     pub(crate) failure: Option<&'a str>,
+    /// The error is a broken invariant (`simulate --check`), located at the invariant, not a rule.
+    pub(crate) broken_invariant: bool,
+}
+
+impl<'a> GameOfRun<'a> {
+    /// Game `game` of a run seeded with `seed` that failed with `e` in `played`, standing at `failure`.
+    pub(crate) fn new(
+        played: &keliya_engine::Game,
+        e: &keliya_engine::EngineError,
+        (game, seed): (u64, u64),
+        count_option: &'static str,
+        failure: Option<&'a str>,
+    ) -> Self {
+        GameOfRun {
+            game,
+            seed,
+            count_option,
+            failure,
+            broken_invariant: e.at != 0 && played.invariants.iter().any(|i| i.at == e.at),
+        }
+    }
 }
 
 /// The position a game failed in and the step it failed at, for the error's reader.
@@ -314,28 +335,43 @@ fn located_engine_error(
     sources: &keliya_rules::Sources,
 ) -> Option<String> {
     let loc = *spans.get(e.at).filter(|_| e.at != 0)?;
-    let mut hint = String::from(
-        "the ruleset is valid, but this rule did something impossible while the game was played",
-    );
+    let broken_invariant = game.is_some_and(|g| g.broken_invariant);
+    let (message, mut hint) = if broken_invariant {
+        (
+            e.message.clone(),
+            String::from(
+                "the ruleset is valid, but a position reached in play breaks this invariant",
+            ),
+        )
+    } else {
+        (
+            format!("rule `{}`: {}", e.rule, e.message),
+            String::from(
+                "the ruleset is valid, but this rule did something impossible while the game was played",
+            ),
+        )
+    };
     let mut text = String::new();
     if let Some(GameOfRun {
         game,
         seed,
         count_option,
         failure,
+        ..
     }) = game
     {
         // Game i of a run depends only on (seed, i), so the same run cut after it plays it again.
+        // (A broken invariant is seen only with `--check`.)
+        let check = if broken_invariant { " --check" } else { "" };
         hint.push_str(&format!(
-            " (game {game} of the run: `{count_option} {} --seed {seed}` plays it again)",
+            " (game {game} of the run: `{count_option} {} --seed {seed}{check}` plays it again)",
             game + 1
         ));
         if let Some(failure) = failure {
             text = format!("game {game}: {failure}");
         }
     }
-    let d =
-        keliya_rules::Diagnostic::new(loc, format!("rule `{}`: {}", e.rule, e.message)).hint(hint);
+    let d = keliya_rules::Diagnostic::new(loc, message).hint(hint);
     Some(diagnostics::render(sources, &d) + &text)
 }
 

@@ -96,15 +96,9 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             failure,
         } => {
             let failure = failure.map(|f| crate::failure_text(game, &f));
-            crate::engine_error_in_game(
-                &error,
-                crate::GameOfRun {
-                    game: i,
-                    seed: args.seed,
-                    count_option: "--games",
-                    failure: failure.as_deref(),
-                },
-            )
+            let run =
+                crate::GameOfRun::new(game, &error, (i, args.seed), "--games", failure.as_deref());
+            crate::engine_error_in_game(&error, run)
         }
         RunError::Setup(message) => CliError::Message(message),
     })?;

@@ -517,6 +517,18 @@ fn simulate_check_reports_a_broken_invariant_with_game_and_step() {
         err.contains("game ") && err.contains("leopards_counted do not hold"),
         "{err}"
     );
+    // At the invariant, in the file that writes it, with what plays the game again.
+    assert!(
+        err.contains(&format!(
+            "{p}:5:21: error: after step 9 the invariant(s) leopards_counted do not hold"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("a position reached in play breaks this invariant")
+            && err.contains("`--games 1 --seed 1 --check` plays it again"),
+        "{err}"
+    );
     // With the step that broke it and the position before that step.
     assert!(err.contains("the game failed playing `"), "{err}");
     assert!(err.contains("pieces: T = tiger, L = leopard"), "{err}");

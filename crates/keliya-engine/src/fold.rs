@@ -73,8 +73,8 @@ impl Game {
         }
         self.ends = ends;
         let mut invariants = std::mem::take(&mut self.invariants);
-        for (_, e) in &mut invariants {
-            Folder::new(self, None, 0).prepare(e);
+        for invariant in &mut invariants {
+            Folder::new(self, None, 0).prepare(&mut invariant.holds);
         }
         self.invariants = invariants;
     }

@@ -929,9 +929,9 @@ impl Game {
     pub fn broken_invariants(&self, st: &State) -> Result<Vec<String>, EngineError> {
         let run = Run::new(self, PASS_RULE);
         let mut broken = Vec::new();
-        for (name, e) in &self.invariants {
-            if !run.truthy(st, e)? {
-                broken.push(name.clone());
+        for invariant in &self.invariants {
+            if !run.truthy(st, &invariant.holds)? {
+                broken.push(invariant.name.clone());
             }
         }
         Ok(broken)

@@ -137,6 +137,15 @@ pub struct Caps {
     pub repetition: Option<u32>,
 }
 
+/// A named condition of `invariants:`.
+#[derive(Clone, Debug)]
+pub struct Invariant {
+    pub name: String,
+    pub holds: Expr,
+    /// Where it is written (an index of the rules crate's table of locations, like the IR's).
+    pub at: usize,
+}
+
 #[derive(Clone, Debug)]
 pub struct Game {
     pub name: String,
@@ -180,8 +189,9 @@ pub struct Game {
     pub site_owner: Vec<Option<PlayerId>>,
     /// The first track owned by each player.
     pub routes: Vec<Option<u16>>,
-    /// Conditions that hold in every position of a correct game (checked after every move by the corpus test).
-    pub invariants: Vec<(String, Expr)>,
+    /// Conditions that hold in every position of a correct game (checked after every move by the corpus
+    /// test and `simulate --check`).
+    pub invariants: Vec<Invariant>,
     /// Some rule ranks its moves with `prefer(n)`, so a search keeps only the best ranked and `apply`
     /// must check a move against the others ([`Game::ranks_moves`]; a game built by hand must set it).
     pub prefers: bool,

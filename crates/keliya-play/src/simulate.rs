@@ -82,9 +82,15 @@ fn check(game: &Game, st: &State, detail: Detail, step: usize) -> Result<(), Eng
     if broken.is_empty() {
         return Ok(());
     }
+    // Shown where the first of them is written.
+    let at = game
+        .invariants
+        .iter()
+        .find(|i| i.name == broken[0])
+        .map_or(0, |i| i.at);
     Err(EngineError {
         rule: "invariants".into(),
-        at: 0,
+        at,
         message: format!(
             "after step {step} the invariant(s) {} do not hold",
             broken.join(", ")

@@ -401,8 +401,13 @@ pub(crate) fn lower(
     if let Some(inv) = get("invariants") {
         for (k, v) in cx.map(inv, "invariants").unwrap_or(&[]) {
             let mut lw = Lowerer::new(&mut cx, &names, &mut choice_names);
-            if let Some(e) = lw.expression(v, Some(Ty::Bool)) {
-                invariants.push((k.name.clone(), e));
+            if let Some(holds) = lw.expression(v, Some(Ty::Bool)) {
+                let at = cx.origin(v.loc);
+                invariants.push(keliya_engine::Invariant {
+                    name: k.name.clone(),
+                    holds,
+                    at,
+                });
             }
         }
     }
