@@ -129,7 +129,6 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                     Which::A => (&a, &la, ga),
                     Which::B => (&b, &lb, gb),
                 };
-                let failure = failure.as_ref().map(|f| crate::failure_text(played, f));
                 let game = crate::GameOfRun::new(
                     played,
                     error,
@@ -139,7 +138,7 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 );
                 match crate::engine_error_with(
                     error,
-                    Some(game),
+                    Some(&game),
                     &side.compiled.spans,
                     &loaded.sources,
                 ) {

@@ -8,48 +8,39 @@ pub(crate) fn engine_error(e: keliya_engine::EngineError) -> CliError {
     engine_error_in(&e, None)
 }
 
-/// [`engine_error`] for a rule that failed in a game of a run.
-pub(crate) fn engine_error_in_game(
-    e: &keliya_engine::EngineError,
-    game: GameOfRun<'_>,
-) -> CliError {
-    engine_error_in(e, Some(game))
-}
-
 /// Which game of a run of seeded games a rule failed in.
-#[derive(Clone, Copy)]
-pub(crate) struct GameOfRun<'a> {
-    pub(crate) game: u64,
-    pub(crate) seed: u64,
+pub(crate) struct GameOfRun {
+    game: u64,
+    seed: u64,
     /// The option that sets the number of games (`--games`, `--simulate`).
-    pub(crate) count_option: &'static str,
+    count_option: &'static str,
     /// Where the game stood when it failed, as [`failure_text`] writes it.
-    pub(crate) failure: Option<&'a str>,
+    failure: Option<String>,
     /// The error is a broken invariant (`simulate --check`), located at the invariant, not a rule.
-    pub(crate) broken_invariant: bool,
+    broken_invariant: bool,
 }
 
-impl<'a> GameOfRun<'a> {
+impl GameOfRun {
     /// Game `game` of a run seeded with `seed` that failed with `e` in `played`, standing at `failure`.
     pub(crate) fn new(
         played: &keliya_engine::Game,
         e: &keliya_engine::EngineError,
         (game, seed): (u64, u64),
         count_option: &'static str,
-        failure: Option<&'a str>,
+        failure: Option<&keliya_play::Failure>,
     ) -> Self {
         GameOfRun {
             game,
             seed,
             count_option,
-            failure,
+            failure: failure.map(|f| failure_text(played, f)),
             broken_invariant: e.at != 0 && played.invariants.iter().any(|i| i.at == e.at),
         }
     }
 }
 
 /// The position a game failed in and the step it failed at, for the error's reader.
-pub(crate) fn failure_text(game: &keliya_engine::Game, f: &keliya_play::Failure) -> String {
+fn failure_text(game: &keliya_engine::Game, f: &keliya_play::Failure) -> String {
     let mover = &game.players[f.before.to_move as usize].display;
     let step = match &f.step {
         Some(step) => format!("failed playing `{step}`"),
@@ -62,7 +53,11 @@ pub(crate) fn failure_text(game: &keliya_engine::Game, f: &keliya_play::Failure)
     )
 }
 
-fn engine_error_in(e: &keliya_engine::EngineError, game: Option<GameOfRun<'_>>) -> CliError {
+/// [`engine_error`], for a rule that failed in a game of a run when `game` is given.
+pub(crate) fn engine_error_in(
+    e: &keliya_engine::EngineError,
+    game: Option<&GameOfRun>,
+) -> CliError {
     let running = RUNNING.lock().ok();
     match running.as_ref().and_then(|r| r.as_ref()) {
         Some((spans, sources)) => engine_error_with(e, game, spans, sources),
@@ -73,7 +68,7 @@ fn engine_error_in(e: &keliya_engine::EngineError, game: Option<GameOfRun<'_>>) 
 /// [`engine_error`] against a given ruleset's `spans` and `sources`.
 pub(crate) fn engine_error_with(
     e: &keliya_engine::EngineError,
-    game: Option<GameOfRun<'_>>,
+    game: Option<&GameOfRun>,
     spans: &[keliya_rules::Loc],
     sources: &keliya_rules::Sources,
 ) -> CliError {
@@ -88,7 +83,7 @@ pub(crate) fn engine_error_with(
 
 /// An error without a place in the rules (a broken invariant of `simulate --check`), with where its game
 /// stood when there is one.
-fn unlocated(e: &keliya_engine::EngineError, game: Option<GameOfRun<'_>>) -> String {
+fn unlocated(e: &keliya_engine::EngineError, game: Option<&GameOfRun>) -> String {
     match game {
         Some(GameOfRun {
             game,
@@ -104,7 +99,7 @@ fn unlocated(e: &keliya_engine::EngineError, game: Option<GameOfRun<'_>>) -> Str
 /// the game it failed in and how to play that game again; `None` when the error has no location.
 fn located_engine_error(
     e: &keliya_engine::EngineError,
-    game: Option<GameOfRun<'_>>,
+    game: Option<&GameOfRun>,
     spans: &[keliya_rules::Loc],
     sources: &keliya_rules::Sources,
 ) -> Option<String> {

@@ -41,9 +41,7 @@ use keliya_play::state_json;
 use keliya_rules::{Catalog, Compiled, Origin};
 use serde_json::json;
 
-pub(crate) use failure::{
-    GameOfRun, engine_error, engine_error_in_game, engine_error_with, failure_text,
-};
+pub(crate) use failure::{GameOfRun, engine_error, engine_error_in, engine_error_with};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));

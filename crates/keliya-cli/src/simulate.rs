@@ -95,10 +95,9 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             error,
             failure,
         } => {
-            let failure = failure.map(|f| crate::failure_text(game, &f));
             let run =
                 crate::GameOfRun::new(game, &error, (i, args.seed), "--games", failure.as_deref());
-            crate::engine_error_in_game(&error, run)
+            crate::engine_error_in(&error, Some(&run))
         }
         RunError::Setup(message) => CliError::Message(message),
     })?;
