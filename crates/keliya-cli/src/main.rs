@@ -26,6 +26,7 @@ mod bench;
 mod diagnostics;
 mod diff;
 mod failure;
+mod merge;
 mod play;
 mod render;
 mod replay;
@@ -42,10 +43,6 @@ use keliya_rules::{Catalog, Compiled, Origin};
 use serde_json::json;
 
 pub(crate) use failure::{GameOfRun, engine_error, engine_error_in, engine_error_with};
-
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
-}
 
 #[derive(Parser)]
 #[command(
@@ -125,6 +122,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Measure random playouts (and moves) per second per ruleset.
     Bench(bench::BenchArgs),
+    /// Add up the shards of one run (`simulate --shard K/N`): their statistics, or their records.
+    Merge(merge::MergeArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -163,10 +162,7 @@ fn catalog() -> Catalog {
     }
     Catalog {
         dirs,
-        embedded: embedded::EMBEDDED
-            .iter()
-            .map(|(n, t)| (n.to_string(), *t))
-            .collect(),
+        embedded: keliya_bundled::rulesets(),
     }
 }
 
@@ -276,6 +272,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Diff(args) => diff::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Merge(args) => merge::run(args),
     }
 }
 

@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use keliya_play::RunError;
 use keliya_play::SimulationStats;
 use keliya_play::record::{ENGINE_VERSION, write_records};
-use keliya_play::simulate::{Detail, simulate_records, wilson};
-use serde_json::{Map, Value, json};
+use keliya_play::report::{RunMeta, Shard, run_json, shard_json, shard_range};
+use keliya_play::simulate::{Detail, simulate_range, wilson};
+use serde_json::json;
 
 use crate::{CliError, load_game};
 
@@ -39,23 +40,18 @@ pub struct SimulateArgs {
     /// Print the statistics as JSON.
     #[arg(long)]
     json: bool,
+    /// Play only shard K of N of the run (K from 1): its block of the run's game numbers, each game as
+    /// the whole run plays it. `keliya merge` adds the shards' `--json` outputs (or records) up into
+    /// exactly the whole run's.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
 }
 
-/// Splits `mcts:iterations=5,c=1,random` into agent specs: a comma starts a new agent unless it continues
-/// the options (`key=value`) of the one before.
-pub fn split_agents(text: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match out.last_mut() {
-            Some(last) if part.contains('=') && !part.contains(':') && last.contains(':') => {
-                last.push(',');
-                last.push_str(part);
-            }
-            _ => out.push(part.to_string()),
-        }
-    }
-    out
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text)
 }
+
+pub use keliya_play::agents::split_agents;
 
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let c = load_game(&args.ruleset)?;
@@ -68,18 +64,29 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     if args.games == 0 {
         return Err(CliError::Message("--games takes at least 1".into()));
     }
+    let range = match args.shard {
+        Some(shard) if shard.of > args.games => {
+            return Err(CliError::Message(format!(
+                "--shard {}/{} cuts {} games into more shards than games",
+                shard.index, shard.of, args.games
+            )));
+        }
+        Some(shard) => shard_range(args.games, shard),
+        None => 0..args.games,
+    };
+    let played = range.end - range.start;
     let done = AtomicU64::new(0);
-    let show = std::io::stderr().is_terminal() && args.games >= 20;
+    let show = std::io::stderr().is_terminal() && played >= 20;
     let progress = || {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if show && (n.is_multiple_of((args.games / 100).max(1)) || n == args.games) {
-            eprint!("\r{n}/{} games", args.games);
+        if show && (n.is_multiple_of((played / 100).max(1)) || n == played) {
+            eprint!("\r{n}/{played} games");
         }
     };
     let start = std::time::Instant::now();
-    let mut records = simulate_records(
+    let mut records = simulate_range(
         game,
-        args.games,
+        range.clone(),
         args.seed,
         &specs,
         args.threads,
@@ -118,33 +125,38 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let summaries: Vec<_> = records.iter().map(|r| r.summary.clone()).collect();
     let sides = game.sides();
     let stats = SimulationStats::from_summaries(&summaries, args.seed, &sides);
-    let names: Vec<String> = sides.iter().map(|s| s.name.clone()).collect();
     let agents: Vec<String> = records.first().map(|r| r.agents.clone()).unwrap_or(specs);
     if args.json {
-        let mut v = stats_json(&stats, &names);
-        if !game.teams.is_empty() {
-            v["teams"] = json!(
-                sides
-                    .iter()
-                    .map(|s| (s.name.clone(), json!(team_players(game, s))))
-                    .collect::<Map<_, _>>()
-            );
-        }
-        v["ruleset"] = json!(c.info.name);
-        v["ruleset_hash"] = json!(c.hash);
-        v["agents"] = json!(agents);
+        let meta = RunMeta {
+            ruleset: c.info.name.clone(),
+            ruleset_hash: c.hash.clone(),
+            agents: agents.clone(),
+        };
+        let mut v = match args.shard {
+            Some(shard) => shard_json(game, &stats, &meta, shard, args.games),
+            None => run_json(game, &stats, &meta),
+        };
         v["threads"] = json!(args.threads);
-        v["games_per_sec"] = json!(args.games as f64 / secs.max(1e-9));
+        v["games_per_sec"] = json!(played as f64 / secs.max(1e-9));
         outln!(
             "{}",
             serde_json::to_string_pretty(&v).expect("JSON serialises")
         );
     } else {
+        let shard = args.shard.map_or(String::new(), |k| {
+            format!(
+                " (shard {}/{}: games {} to {})",
+                k.index,
+                k.of,
+                range.start,
+                range.end - 1
+            )
+        });
         outln!(
-            "{} ({}): {} games, seed {}, agents {}",
+            "{} ({}): {} games{shard}, seed {}, agents {}",
             c.info.title,
             c.info.name,
-            args.games,
+            played,
             args.seed,
             agents.join(",")
         );
@@ -189,7 +201,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         }
         eprintln!(
             "  {:.0} games/s on {} thread(s)",
-            args.games as f64 / secs.max(1e-9),
+            played as f64 / secs.max(1e-9),
             args.threads
         );
     }
@@ -206,61 +218,4 @@ fn team_players(game: &keliya_engine::Game, side: &keliya_engine::Side) -> Vec<S
 
 fn pct(k: u64, n: u64) -> f64 {
     100.0 * k as f64 / n.max(1) as f64
-}
-
-/// The statistics as JSON, wins keyed by side (a player, or a team): deterministic for a seed (no timing
-/// inside).
-pub fn stats_json(stats: &SimulationStats, sides: &[String]) -> Value {
-    let wins: Map<String, Value> = sides
-        .iter()
-        .zip(&stats.wins)
-        .map(|(p, w)| (p.clone(), json!(w)))
-        .collect();
-    let rates: Map<String, Value> = sides
-        .iter()
-        .zip(&stats.wins)
-        .map(|(p, &w)| {
-            let (lo, hi) = wilson(w, stats.games);
-            (
-                p.clone(),
-                json!({"rate": w as f64 / stats.games.max(1) as f64, "ci95": [lo, hi]}),
-            )
-        })
-        .collect();
-    json!({
-        "games": stats.games,
-        "seed": stats.seed,
-        "wins": wins,
-        "win_rates": rates,
-        "draws": stats.draws,
-        "capped": stats.capped,
-        "mean_plies": stats.mean_plies(),
-        "plies": {
-            "min": stats.plies_quantile(0.0),
-            "p25": stats.plies_quantile(0.25),
-            "median": stats.plies_quantile(0.5),
-            "p75": stats.plies_quantile(0.75),
-            "max": stats.plies_quantile(1.0),
-        },
-        "mean_captures": stats.mean_captures(),
-        "endings": stats.endings.iter().map(|(n, k)| (n.clone(), json!(k))).collect::<Map<_, _>>(),
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::split_agents;
-
-    #[test]
-    fn agent_lists_split_on_commas_between_agents_only() {
-        assert_eq!(split_agents("random,greedy"), ["random", "greedy"]);
-        assert_eq!(
-            split_agents("mcts:iterations=50,c=1.2,random"),
-            ["mcts:iterations=50,c=1.2", "random"]
-        );
-        assert_eq!(
-            split_agents("random, mcts:iterations=9"),
-            ["random", "mcts:iterations=9"]
-        );
-    }
 }

@@ -18,6 +18,22 @@ pub trait Agent: Send {
     ) -> Result<usize, EngineError>;
 }
 
+/// Splits `mcts:iterations=5,c=1,random` into agent specs: a comma starts a new agent unless it continues
+/// the options (`key=value`) of the one before.
+pub fn split_agents(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match out.last_mut() {
+            Some(last) if part.contains('=') && !part.contains(':') && last.contains(':') => {
+                last.push(',');
+                last.push_str(part);
+            }
+            _ => out.push(part.to_string()),
+        }
+    }
+    out
+}
+
 /// Parses an agent spec: `random`, `greedy`, `mcts` or `mcts:iterations=N,c=X,depth=D`.
 pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
     let (name, options) = spec.split_once(':').unwrap_or((spec, ""));
@@ -341,5 +357,23 @@ impl Agent for MctsAgent {
             }
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_agents;
+
+    #[test]
+    fn agent_lists_split_on_commas_between_agents_only() {
+        assert_eq!(split_agents("random,greedy"), ["random", "greedy"]);
+        assert_eq!(
+            split_agents("mcts:iterations=50,c=1.2,random"),
+            ["mcts:iterations=50,c=1.2", "random"]
+        );
+        assert_eq!(
+            split_agents("random, mcts:iterations=9"),
+            ["random", "mcts:iterations=9"]
+        );
     }
 }

@@ -5,11 +5,12 @@
 pub mod agents;
 pub mod dice;
 pub mod record;
+pub mod report;
 pub mod simulate;
 pub mod state_json;
 
 pub use dice::Dice;
 pub use simulate::{
     Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate,
-    simulate_records, trace_failure,
+    simulate_range, simulate_records, trace_failure,
 };

@@ -360,6 +360,20 @@ pub fn simulate_records(
     detail: Detail,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, RunError> {
+    simulate_range(game, 0..games, seed, agent_specs, threads, detail, progress)
+}
+
+/// [`simulate_records`] of the games numbered `games` of a run seeded `seed` (a shard of the run:
+/// [`crate::report::shard_range`]): game `i` plays as it would in the whole run.
+pub fn simulate_range(
+    game: &Game,
+    games: std::ops::Range<u64>,
+    seed: u64,
+    agent_specs: &[String],
+    threads: usize,
+    detail: Detail,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRecord>, RunError> {
     fresh_agents(agent_specs).map_err(RunError::Setup)?;
     // The lowest game known to have failed: games after it are not started, games before it still
     // run, so the error reported is the first game's that fails, however the games were scheduled.
@@ -386,9 +400,9 @@ pub fn simulate_records(
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| RunError::Setup(e.to_string()))?;
-    let played: Vec<_> = pool.install(|| (0..games).into_par_iter().map(play_one).collect());
+    let played: Vec<_> = pool.install(|| games.clone().into_par_iter().map(play_one).collect());
     let mut records = Vec::with_capacity(played.len());
-    for (i, game_played) in (0..games).zip(played) {
+    for (i, game_played) in games.zip(played) {
         match game_played {
             Some(Ok(record)) => records.push(record),
             Some(Err(error)) => {

@@ -1,4 +1,4 @@
-//! Embeds every ruleset under `rulesets/` so `keliya play NAME` works from any folder after install.
+//! Embeds every ruleset under `rulesets/`, so a bundled name works from any folder after install.
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,37 @@
+"""Simulations on a local Ray cluster give exactly one machine's statistics."""
+
+import pytest
+
+ray = pytest.importorskip("ray")
+
+import keliya
+import keliya.ray as kray
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def without_timing(d):
+    d = dict(d)
+    d.pop("games_per_sec")
+    d.pop("threads")
+    return d
+
+
+def test_four_shards_on_ray_give_one_runs_statistics(cluster):
+    for name in ["hat-diviyan-keliya", "raja-pasu"]:
+        games = 120 if name == "hat-diviyan-keliya" else 8
+        ours = kray.simulate(name, games, seed=5, shards=4)
+        one = keliya.simulate(name, games, seed=5)
+        assert without_timing(ours) == without_timing(one)
+
+
+def test_a_behavioural_diff_on_ray_gives_each_runs_statistics(cluster):
+    d = kray.diff("hat-diviyan-keliya", "hat-diviyan-keliya/large", simulate=60, seed=3, shards=3)
+    assert d["changes"] == keliya.diff("hat-diviyan-keliya", "hat-diviyan-keliya/large")["changes"]
+    assert without_timing(d["stats"]["a"]) == without_timing(keliya.simulate("hat-diviyan-keliya", 60, seed=3))
+    assert without_timing(d["stats"]["b"]) == without_timing(keliya.simulate("hat-diviyan-keliya/large", 60, seed=3))
