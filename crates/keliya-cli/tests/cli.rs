@@ -645,3 +645,88 @@ fn the_command_docs_show_each_help_as_printed() {
     }
     assert!(shown >= 10, "docs/cli.md shows the help of every command");
 }
+
+#[test]
+fn shards_of_a_run_merge_into_exactly_the_whole_run() {
+    let run = [
+        "simulate",
+        "pancha-keliya/parker-1909",
+        "--games",
+        "37",
+        "--seed",
+        "9",
+    ];
+    let whole_record = temp("whole.jsonl");
+    let o = keliya(
+        &[
+            &run[..],
+            &["--json", "--record", whole_record.to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let whole: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mut jsons = Vec::new();
+    let mut records = Vec::new();
+    for k in [3, 1, 2] {
+        let json = temp(&format!("shard-s{k}.json"));
+        let record = temp(&format!("shard-s{k}.jsonl"));
+        let shard = format!("{k}/3");
+        let o = keliya(
+            &[
+                &run[..],
+                &[
+                    "--shard",
+                    &shard,
+                    "--json",
+                    "--record",
+                    record.to_str().unwrap(),
+                ],
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::write(&json, stdout(&o)).unwrap();
+        jsons.push(json.to_str().unwrap().to_string());
+        records.push(record.to_str().unwrap().to_string());
+    }
+    let o = keliya(
+        &["merge"]
+            .into_iter()
+            .chain(jsons.iter().map(String::as_str))
+            .collect::<Vec<_>>(),
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut merged: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let mut whole = whole;
+    for v in [&mut merged, &mut whole] {
+        let fields = v.as_object_mut().unwrap();
+        fields.remove("games_per_sec");
+        fields.remove("threads");
+    }
+    assert_eq!(merged, whole);
+    let merged_record = temp("merged.jsonl");
+    let mut args = vec!["merge", "-o", merged_record.to_str().unwrap()];
+    args.extend(records.iter().map(String::as_str));
+    let o = keliya(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&merged_record).unwrap(),
+        std::fs::read(&whole_record).unwrap()
+    );
+    // A missing shard is named, not silently left out.
+    let o = keliya(&["merge", &jsons[0], &jsons[1]]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("shard 2/3 is missing"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = keliya(&["merge", &records[0], &records[2]]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("is missing"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
