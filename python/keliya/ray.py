@@ -16,11 +16,14 @@ every worker can read.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict
+
+import json
 
 import ray as _ray
 
 import keliya
+from keliya import _keliya
 
 
 @_ray.remote
@@ -56,11 +59,8 @@ def simulate(
 
 
 @_ray.remote
-def _diff(a: str, b: str, games: int, seed: int, agents: str, index: int, of: int):
-    return (
-        keliya.simulate(a, games, seed, agents, 1, shard=(index, of)),
-        keliya.simulate(b, games, seed, agents, 1, shard=(index, of)),
-    )
+def _diff(a: str, b: str, games: int, seed: int, agents: str, index: int, of: int) -> str:
+    return _keliya.diff_shard_json(a, b, games, seed, agents, (index, of))
 
 
 def diff(
@@ -71,10 +71,9 @@ def diff(
     agents: str = "random",
     shards: int = 4,
 ) -> Dict[str, Any]:
-    """A behavioural diff on Ray: both rulesets' statistics over ``simulate`` games each, game ``i`` of
-    both seeded alike and played in ``shards`` tasks, with the structural diff of ``keliya.diff``.
-    Returns ``{"changes": ..., "a": stats of a, "b": stats of b}``, each ``stats`` exactly the
-    ``keliya.simulate`` of that ruleset."""
+    """``keliya.diff(a, b, simulate=N)`` with the games of both rulesets played as ``shards`` Ray tasks
+    (game ``i`` of both seeded alike): the same structural diff and the same simulation, significance
+    tests included, as one machine gives."""
     if simulate < 1:
         raise ValueError("simulate takes at least 1 game")
     shards = max(1, min(shards, simulate))
@@ -82,9 +81,4 @@ def diff(
     parts = _ray.get(
         [_diff.remote(na, nb, simulate, seed, agents, k, shards) for k in range(1, shards + 1)]
     )
-    structure = keliya.diff(na, nb)
-    structure["stats"] = {
-        "a": keliya.merge(p[0] for p in parts),
-        "b": keliya.merge(p[1] for p in parts),
-    }
-    return structure
+    return json.loads(_keliya.diff_merge_json(na, nb, simulate, seed, agents, parts))

@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use keliya_engine::{EngineError, Game, Successors};
 use keliya_play::agents::split_agents;
 use keliya_play::report::{RunMeta, Shard, merge_shards, run_json, shard_json, shard_range};
-use keliya_play::simulate::{Detail, RunError, SimulationStats, simulate_range};
+use keliya_play::simulate::{Detail, GameSummary, RunError, SimulationStats, simulate_range};
 use keliya_play::state_json;
 use keliya_rules::{Catalog, Compiled, Diagnostic, Loaded, Sources};
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
@@ -763,6 +763,151 @@ fn diff_json(
     Ok(v.to_string())
 }
 
+fn summary_json(g: &GameSummary) -> Value {
+    json!([g.winner, g.reason, g.capped, g.plies, g.captures])
+}
+
+fn summary_from(v: &Value) -> Option<GameSummary> {
+    let a = v.as_array()?;
+    Some(GameSummary {
+        winner: match &a[0] {
+            Value::Null => None,
+            w => Some(u8::try_from(w.as_u64()?).ok()?),
+        },
+        reason: a.get(1)?.as_str()?.to_string(),
+        capped: a.get(2)?.as_bool()?,
+        plies: u32::try_from(a.get(3)?.as_u64()?).ok()?,
+        captures: u32::try_from(a.get(4)?.as_u64()?).ok()?,
+    })
+}
+
+/// One shard of a behavioural diff: the games of shard `shard` of both rulesets, game `i` of both seeded
+/// alike, as their summaries; `diff_merge_json` puts every shard together.
+#[pyfunction]
+#[pyo3(signature = (a, b, games, seed, agents, shard))]
+fn diff_shard_json(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    games: u64,
+    seed: u64,
+    agents: &str,
+    shard: (u64, u64),
+) -> PyResult<String> {
+    let s = Shard::parse(&format!("{}/{}", shard.0, shard.1)).map_err(PyValueError::new_err)?;
+    let range = shard_range(games, s);
+    let specs = split_agents(agents);
+    let mut out = json!({"index": s.index, "of": s.of, "games": games, "seed": seed});
+    for (key, side) in [("a", a), ("b", b)] {
+        let (loaded, _) = resolve(py, side)?;
+        let game = loaded.compiled.game.as_ref().ok_or_else(|| {
+            PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
+        })?;
+        let records = py
+            .detach(|| {
+                simulate_range(
+                    game,
+                    range.clone(),
+                    seed,
+                    &specs,
+                    1,
+                    Detail::default(),
+                    &|| {},
+                )
+            })
+            .map_err(|e| run_error(py, &loaded, e))?;
+        out[key] = json!({
+            "hash": loaded.compiled.hash,
+            "agents": records.first().map(|r| r.agents.clone()).unwrap_or_else(|| specs.clone()),
+            "summaries": records.iter().map(|r| summary_json(&r.summary)).collect::<Vec<_>>(),
+        });
+    }
+    Ok(out.to_string())
+}
+
+/// Every shard of a behavioural diff (`diff_shard_json`), put together into what `diff_json` with
+/// `simulate = games` returns.
+#[pyfunction]
+#[pyo3(signature = (a, b, games, seed, agents, parts))]
+fn diff_merge_json(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    games: u64,
+    seed: u64,
+    agents: &str,
+    parts: Vec<String>,
+) -> PyResult<String> {
+    let bad = |m: String| PyValueError::new_err(m);
+    let mut shards: Vec<Value> = parts
+        .iter()
+        .map(|t| serde_json::from_str(t))
+        .collect::<Result<_, _>>()
+        .map_err(|e| bad(format!("not a diff shard's JSON: {e}")))?;
+    shards.sort_by_key(|v| v["index"].as_u64().unwrap_or(0));
+    let of = shards.len() as u64;
+    for (i, v) in shards.iter().enumerate() {
+        if v["index"].as_u64() != Some(i as u64 + 1) || v["of"].as_u64() != Some(of) {
+            return Err(bad(format!(
+                "shard {}/{of} is missing or given twice: a merge needs every shard once",
+                i + 1
+            )));
+        }
+        if v["games"].as_u64() != Some(games) || v["seed"].as_u64() != Some(seed) {
+            return Err(bad(format!("shard {} is of another run", i + 1)));
+        }
+    }
+    let (la, _) = resolve(py, a)?;
+    let (lb, _) = resolve(py, b)?;
+    let options = keliya_diff::SimOptions {
+        games,
+        seed,
+        agents: split_agents(agents),
+        threads: 1,
+    };
+    let mut runs = Vec::new();
+    for (key, loaded) in [("a", &la), ("b", &lb)] {
+        let game = loaded.compiled.game.as_ref().ok_or_else(|| {
+            PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
+        })?;
+        let mut summaries = Vec::new();
+        for v in &shards {
+            if v[key]["hash"].as_str() != Some(loaded.compiled.hash.as_str()) {
+                return Err(bad(format!(
+                    "a shard played another version of ruleset {key}"
+                )));
+            }
+            for g in v[key]["summaries"].as_array().into_iter().flatten() {
+                summaries.push(
+                    summary_from(g).ok_or_else(|| bad("a game's summary is malformed".into()))?,
+                );
+            }
+        }
+        if summaries.len() as u64 != games {
+            return Err(bad(format!(
+                "the shards hold {} games of {games}",
+                summaries.len()
+            )));
+        }
+        let agents: Vec<String> =
+            serde_json::from_value(shards[0][key]["agents"].clone()).unwrap_or_default();
+        runs.push(keliya_diff::run_of(
+            &loaded.compiled.info.name,
+            game,
+            seed,
+            agents,
+            summaries,
+        ));
+    }
+    let rb = runs.pop().expect("two runs");
+    let ra = runs.pop().expect("two runs");
+    let sa = keliya_diff::Side::new(&la.sources, &la.compiled);
+    let sb = keliya_diff::Side::new(&lb.sources, &lb.compiled);
+    let mut v = keliya_diff::structural(sa, sb).to_json();
+    v["simulation"] = keliya_diff::compare_runs(&options, ra, rb).to_json();
+    Ok(v.to_string())
+}
+
 #[pymodule]
 fn _keliya(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("KeliyaError", m.py().get_type::<KeliyaError>())?;
@@ -775,5 +920,7 @@ fn _keliya(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_json, m)?)?;
     m.add_function(wrap_pyfunction!(merge_json, m)?)?;
     m.add_function(wrap_pyfunction!(diff_json, m)?)?;
+    m.add_function(wrap_pyfunction!(diff_shard_json, m)?)?;
+    m.add_function(wrap_pyfunction!(diff_merge_json, m)?)?;
     Ok(())
 }

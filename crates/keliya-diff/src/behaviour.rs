@@ -141,27 +141,45 @@ pub fn simulate(
             ruleset: name.to_string(),
             error,
         })?;
-        let summaries: Vec<GameSummary> = records.iter().map(|r| r.summary.clone()).collect();
-        let sides = game.sides();
-        let stats = SimulationStats::from_summaries(&summaries, options.seed, &sides);
-        Ok(Run {
-            ruleset: name.to_string(),
-            sides: sides.iter().map(|s| s.name.clone()).collect(),
-            first: game
-                .turn_order
-                .first()
-                .and_then(|p| sides.iter().find(|s| s.players.contains(p)))
-                .map(|s| s.name.clone())
-                .unwrap_or_default(),
-            agents: records
-                .first()
-                .map(|r| r.agents.clone())
-                .unwrap_or_else(|| options.agents.clone()),
-            summaries,
-            stats,
-        })
+        let agents = records
+            .first()
+            .map(|r| r.agents.clone())
+            .unwrap_or_else(|| options.agents.clone());
+        let summaries: Vec<GameSummary> = records.into_iter().map(|r| r.summary).collect();
+        Ok(run_of(name, game, options.seed, agents, summaries))
     };
     let (ra, rb) = (run(a, Which::A)?, run(b, Which::B)?);
+    Ok(compare_runs(options, ra, rb))
+}
+
+/// One ruleset's run from its games' summaries (in game order) and the agents that played them.
+pub fn run_of(
+    name: &str,
+    game: &Game,
+    seed: u64,
+    agents: Vec<String>,
+    summaries: Vec<GameSummary>,
+) -> Run {
+    let sides = game.sides();
+    let stats = SimulationStats::from_summaries(&summaries, seed, &sides);
+    Run {
+        ruleset: name.to_string(),
+        sides: sides.iter().map(|s| s.name.clone()).collect(),
+        first: game
+            .turn_order
+            .first()
+            .and_then(|p| sides.iter().find(|s| s.players.contains(p)))
+            .map(|s| s.name.clone())
+            .unwrap_or_default(),
+        agents,
+        summaries,
+        stats,
+    }
+}
+
+/// The comparison of two runs of the same games (game i of both seeded alike): what [`simulate`]
+/// returns, for runs played elsewhere (in shards, say) and put together.
+pub fn compare_runs(options: &SimOptions, ra: Run, rb: Run) -> Simulation {
     let mut notes = Vec::new();
     if ra.sides != rb.sides {
         notes.push(format!(
@@ -172,13 +190,13 @@ pub fn simulate(
         ));
     }
     let comparisons = compare(&ra, &rb);
-    Ok(Simulation {
+    Simulation {
         options: options.clone(),
         a: ra,
         b: rb,
         comparisons,
         notes,
-    })
+    }
 }
 
 fn rate(k: u64, n: u64) -> Figure {

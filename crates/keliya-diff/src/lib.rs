@@ -22,7 +22,8 @@ use keliya_rules::{Compiled, Loaded, Sources};
 use serde_json::{Value, json};
 
 pub use behaviour::{
-    Comparison, Figure, Run, SimOptions, SimulateError, Simulation, Test, Which, simulate,
+    Comparison, Figure, Run, SimOptions, SimulateError, Simulation, Test, Which, compare_runs,
+    run_of, simulate,
 };
 pub use linediff::line_diff;
 pub use structure::structural;
