@@ -35,3 +35,24 @@ def test_a_behavioural_diff_on_ray_is_one_machines(cluster):
     one = keliya.diff("hat-diviyan-keliya", "hat-diviyan-keliya/large", simulate=60, seed=3)
     assert ours == one
     assert ours["simulation"]["comparisons"]
+
+
+def test_the_documented_study_runs_and_plots(tmp_path):
+    """docs/python.md's Ray study, on a few games (it starts and stops a cluster of its own)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "hat_variants.py"
+    out = tmp_path / "hat.png"
+    if ray.is_initialized():
+        ray.shutdown()
+    done = subprocess.run(
+        [sys.executable, str(example), "--games", "40", "--shards", "2", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "hat-diviyan-keliya " in done.stdout and out.stat().st_size > 1000
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
