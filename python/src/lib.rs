@@ -123,7 +123,7 @@ impl Ruleset {
 
 #[pymethods]
 impl Ruleset {
-    /// The ruleset's name (`hat-diviyan-keliya`, `pancha-keliya/parker-1909`, or a file's stem).
+    /// The ruleset's name (`game`, `game/variant`, as `keliya list` shows it, or a file's stem).
     #[getter]
     fn name(&self) -> &str {
         &self.inner.compiled.info.name

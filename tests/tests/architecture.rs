@@ -10,11 +10,16 @@ fn no_game_names_in_crate_sources() {
     ];
     let mut offenders = Vec::new();
     let crates = root().join("crates");
-    for krate in std::fs::read_dir(&crates)
+    // Every crate's sources, and the Python package's extension (its Python layer names bundled games
+    // only in examples).
+    let mut sources: Vec<_> = std::fs::read_dir(&crates)
         .expect("crates/ exists")
         .flatten()
-    {
-        let mut stack = vec![krate.path().join("src")];
+        .map(|krate| krate.path().join("src"))
+        .collect();
+    sources.push(root().join("python/src"));
+    for src in sources {
+        let mut stack = vec![src];
         while let Some(dir) = stack.pop() {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;

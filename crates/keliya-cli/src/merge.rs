@@ -11,8 +11,8 @@ use crate::CliError;
 
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
-    keliya simulate hat-diviyan-keliya --games 1000 --seed 7 --shard 1/2 --json > a.json\n  \
-    keliya simulate hat-diviyan-keliya --games 1000 --seed 7 --shard 2/2 --json > b.json\n  \
+    keliya simulate RULESET --games 1000 --seed 7 --shard 1/2 --json > a.json\n  \
+    keliya simulate RULESET --games 1000 --seed 7 --shard 2/2 --json > b.json\n  \
     keliya merge a.json b.json            # = simulate ... --games 1000 --seed 7 --json\n  \
     keliya merge a.jsonl b.jsonl -o all.jsonl  # the shards' --record files, as one run's")]
 pub struct MergeArgs {
