@@ -117,7 +117,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 return Ok(());
             }
             out!("undo, save FILE or quit> ");
-            let _ = std::io::stdout().flush();
+            if let Err(e) = std::io::stdout().flush() {
+                crate::stdout_failed(e);
+            }
             let Some(Ok(line)) = lines.next() else {
                 return Ok(());
             };
@@ -187,7 +189,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                     outln!("  {:>2}. {}", i + 1, game.notation(m));
                 }
                 out!("{who}> ");
-                let _ = std::io::stdout().flush();
+                if let Err(e) = std::io::stdout().flush() {
+                    crate::stdout_failed(e);
+                }
                 let Some(Ok(line)) = lines.next() else {
                     outln!();
                     return Ok(());
