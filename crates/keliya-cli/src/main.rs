@@ -264,6 +264,37 @@ pub(crate) fn load_game(what: &str) -> Result<Compiled, CliError> {
     Ok(c)
 }
 
+/// Largest state file read: a position of the largest board is a few hundred kilobytes.
+const MAX_STATE_BYTES: u64 = 16 << 20;
+/// Largest record file read: many long games, but never an endless stream such as `/dev/zero`.
+pub(crate) const MAX_RECORD_BYTES: u64 = 256 << 20;
+
+/// A state or record file as text, read no further than `limit` bytes (a pipe is read too, but a device
+/// that never ends is stopped there), without the byte-order mark an editor may put first.
+pub(crate) fn read_text(path: &std::path::Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "larger than {} MiB; not a keliya file",
+            limit >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 pub(crate) fn read_state(
     game: &Game,
     path: Option<&PathBuf>,
@@ -271,7 +302,7 @@ pub(crate) fn read_state(
     let Some(path) = path else {
         return Ok(game.initial_state());
     };
-    let text = std::fs::read_to_string(path)
+    let text = read_text(path, MAX_STATE_BYTES)
         .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         CliError::Message(format!(

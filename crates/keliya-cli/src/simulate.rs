@@ -84,6 +84,13 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         Some(path) => Some(RecordWriter::create(path).map_err(|e| record_error(path, e))?),
         None => None,
     };
+    // What the user named (a bundled name, or a path from the record's folder), so that `keliya replay`
+    // finds the same file again.
+    let recorded_ruleset = args
+        .record
+        .as_ref()
+        .map(|p| crate::replay::ruleset_for_record(&args.ruleset, p))
+        .unwrap_or_default();
     let sides = game.sides();
     let mut stats = SimulationStats::new(args.seed, &sides);
     let mut agents: Option<Vec<String>> = None;
@@ -104,9 +111,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             agents.get_or_insert_with(|| r.agents.clone());
             if let Some(w) = writer.as_mut() {
                 r.engine = ENGINE_VERSION.into();
-                // What the user named (a bundled name or a path), so `keliya replay` finds the same
-                // file again.
-                r.ruleset = args.ruleset.clone();
+                r.ruleset = recorded_ruleset.clone();
                 r.ruleset_hash = c.hash.clone();
                 w.write(&r).map_err(|e| e.to_string())?;
             }

@@ -867,3 +867,152 @@ fn a_full_disk_leaves_the_old_record_and_no_temporary_file() {
         "{after:?}"
     );
 }
+
+/// Runs the binary in `dir` with a time limit; a run past it is killed and fails the test.
+fn keliya_in(dir: &Path, args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let id = child.id();
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        if wait
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .is_err()
+        {
+            let _ = Command::new("kill").arg(id.to_string()).status();
+        }
+    });
+    let out = child.wait_with_output().expect("the binary ends");
+    let _ = done.send(());
+    assert!(out.status.code().is_some(), "{args:?} was killed: it hung");
+    out
+}
+
+/// A FIFO with no writer, `/dev/zero` and other endless or blocking files given as a ruleset, a state or
+/// a record end at once with an error, having read at most a bounded amount.
+#[test]
+fn endless_and_blocking_files_are_refused_at_once() {
+    let dir = temp("endless");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.yaml");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let fifo = fifo.to_str().unwrap();
+    let cases: [&[&str]; 4] = [
+        &["validate", fifo],
+        &["validate", "/dev/zero"],
+        &["moves", "hat-diviyan-keliya", "--state", "/dev/zero"],
+        &["replay", "/dev/zero"],
+    ];
+    for args in cases {
+        let started = std::time::Instant::now();
+        let o = keliya_in(&root(), args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("not a regular file") || err.contains("larger than"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A record names its ruleset by name or by a path under its own folder; one that names any other file
+/// is refused without reading it (its first line is never echoed), and a record made from a path
+/// replays from any folder.
+#[test]
+fn a_record_cannot_name_a_file_outside_its_folder() {
+    let dir = temp("record-paths");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(&secret, "top secret line\n").unwrap();
+    std::fs::write(
+        dir.join("sub/c.yaml"),
+        "keliya: 1\ntitle: c\nextends: hat-diviyan-keliya\n",
+    )
+    .unwrap();
+    let o = keliya_in(
+        &dir,
+        &[
+            "simulate",
+            "sub/c.yaml",
+            "--games",
+            "2",
+            "--record",
+            "r.jsonl",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let record = std::fs::read_to_string(dir.join("r.jsonl")).unwrap();
+    assert!(record.contains(r#""ruleset":"sub/c.yaml""#), "{record}");
+    // From another folder, the record still finds its ruleset beside it.
+    let o = keliya_in(&root(), &["replay", dir.join("r.jsonl").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for named in [
+        "../secret.txt".to_string(),
+        secret.display().to_string(),
+        "sub/../../secret.txt".to_string(),
+    ] {
+        let evil = record.replace(
+            r#""ruleset":"sub/c.yaml""#,
+            &format!(r#""ruleset":{named:?}"#),
+        );
+        std::fs::write(dir.join("sub/evil.jsonl"), evil).unwrap();
+        let o = keliya_in(&dir, &["replay", "sub/evil.jsonl"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{named}: {err}");
+        assert!(!err.contains("top secret"), "{named}: {err}");
+        assert!(err.contains("--ruleset"), "{named}: {err}");
+    }
+}
+
+/// `extends` finds a parent two folders up the same way however the child's path is typed.
+#[test]
+fn extends_finds_the_same_parent_however_the_path_is_typed() {
+    let dir = temp("extends-typed");
+    std::fs::create_dir_all(dir.join("a/b")).unwrap();
+    std::fs::write(
+        dir.join("base.yaml"),
+        "keliya: 1\ntitle: base\nextends: hat-diviyan-keliya\n",
+    )
+    .unwrap();
+    let child = "keliya: 1\ntitle: child\nextends: base\n";
+    std::fs::write(dir.join("a/b/c.yaml"), child).unwrap();
+    std::fs::write(
+        dir.join("a/b/d.yaml"),
+        "keliya: 1\ntitle: d\nextends: ../../base.yaml\n",
+    )
+    .unwrap();
+    for (cwd, path) in [
+        (dir.clone(), "a/b/c.yaml"),
+        (dir.join("a"), "b/c.yaml"),
+        (dir.join("a/b"), "c.yaml"),
+        (dir.join("a/b"), "./c.yaml"),
+        (dir.join("a/b"), "d.yaml"),
+        (dir.clone(), "a/b/d.yaml"),
+    ] {
+        let o = keliya_in(&cwd, &["validate", path]);
+        assert!(
+            o.status.success(),
+            "{path} from {}: {}",
+            cwd.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -61,14 +61,8 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
         end: 0,
     };
     if text.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::new(
-            whole,
-            format!(
-                "file is {} bytes; a ruleset may have at most {MAX_FILE_BYTES}",
-                text.len()
-            ),
-        )
-        .hint("rulesets are small: use board generators and `extends` rather than long lists"));
+        let (message, hint) = too_large(text.len() as u64);
+        return Err(Diagnostic::new(whole, message).hint(hint));
     }
     if let Some(i) = text.find('\0') {
         return Err(Diagnostic::new(
@@ -129,6 +123,14 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
             .maybe_hint(hint))
         }
     }
+}
+
+/// The message and hint for a file of `bytes` bytes, over [`MAX_FILE_BYTES`].
+pub(crate) fn too_large(bytes: u64) -> (String, &'static str) {
+    (
+        format!("file is {bytes} bytes; a ruleset may have at most {MAX_FILE_BYTES}"),
+        "rulesets are small: use board generators and `extends` rather than long lists",
+    )
 }
 
 /// serde-saphyr's message includes its own excerpt; keep the first line, without the position it repeats.
