@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use keliya_engine::{EngineError, Game, Successors};
 use keliya_play::agents::split_agents;
 use keliya_play::report::{RunMeta, Shard, merge_shards, run_json, shard_json, shard_range};
-use keliya_play::simulate::{Detail, GameSummary, RunError, SimulationStats, simulate_range};
+use keliya_play::simulate::{Detail, GameSummary, RunError, SimulationStats, simulate_each};
 use keliya_play::state_json;
 use keliya_rules::{Catalog, Compiled, Diagnostic, Loaded, Sources};
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
@@ -625,7 +625,7 @@ fn resolve(py: Python<'_>, ruleset: &Bound<'_, PyAny>) -> PyResult<(Arc<Loadedne
 
 fn run_error(py: Python<'_>, ruleset: &Loadedness, e: RunError) -> PyErr {
     match e {
-        RunError::Setup(m) => PyValueError::new_err(m),
+        RunError::Setup(m) | RunError::Output(m) => PyValueError::new_err(m),
         RunError::Game { game, error, .. } => {
             let err = ruleset.engine_error(py, &error);
             let message = format!("game {game}: {}", err.value(py));
@@ -675,26 +675,32 @@ fn simulate_json(
         PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
     })?;
     let start = std::time::Instant::now();
-    let records = py
-        .detach(|| {
-            simulate_range(
-                game,
-                range,
-                seed,
-                &specs,
-                threads,
-                Detail::default(),
-                &|| {},
-            )
-        })
-        .map_err(|e| run_error(py, &loaded, e))?;
+    let sides = game.sides();
+    // Each game is counted as it comes: memory does not grow with the number of games.
+    let mut stats = SimulationStats::new(seed, &sides);
+    let mut seats: Option<Vec<String>> = None;
+    py.detach(|| {
+        simulate_each(
+            game,
+            range,
+            seed,
+            &specs,
+            threads,
+            Detail::default(),
+            &|| {},
+            &mut |r| {
+                stats.add(&r.summary, &sides);
+                seats.get_or_insert(r.agents);
+                Ok(())
+            },
+        )
+    })
+    .map_err(|e| run_error(py, &loaded, e))?;
     let secs = start.elapsed().as_secs_f64();
-    let summaries: Vec<_> = records.iter().map(|r| r.summary.clone()).collect();
-    let stats = SimulationStats::from_summaries(&summaries, seed, &game.sides());
     let meta = RunMeta {
         ruleset: loaded.compiled.info.name.clone(),
         ruleset_hash: loaded.compiled.hash.clone(),
-        agents: records.first().map(|r| r.agents.clone()).unwrap_or(specs),
+        agents: seats.unwrap_or(specs),
     };
     let mut v = match shard {
         Some(s) => shard_json(game, &stats, &meta, s, games),
@@ -803,23 +809,29 @@ fn diff_shard_json(
         let game = loaded.compiled.game.as_ref().ok_or_else(|| {
             PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
         })?;
-        let records = py
-            .detach(|| {
-                simulate_range(
-                    game,
-                    range.clone(),
-                    seed,
-                    &specs,
-                    1,
-                    Detail::default(),
-                    &|| {},
-                )
-            })
-            .map_err(|e| run_error(py, &loaded, e))?;
+        let mut summaries = Vec::new();
+        let mut seats: Option<Vec<String>> = None;
+        py.detach(|| {
+            simulate_each(
+                game,
+                range.clone(),
+                seed,
+                &specs,
+                1,
+                Detail::default(),
+                &|| {},
+                &mut |r| {
+                    summaries.push(summary_json(&r.summary));
+                    seats.get_or_insert(r.agents);
+                    Ok(())
+                },
+            )
+        })
+        .map_err(|e| run_error(py, &loaded, e))?;
         out[key] = json!({
             "hash": loaded.compiled.hash,
-            "agents": records.first().map(|r| r.agents.clone()).unwrap_or_else(|| specs.clone()),
-            "summaries": records.iter().map(|r| summary_json(&r.summary)).collect::<Vec<_>>(),
+            "agents": seats.unwrap_or_else(|| specs.clone()),
+            "summaries": summaries,
         });
     }
     Ok(out.to_string())

@@ -78,3 +78,109 @@ fn mutated_rulesets_load_or_fail_cleanly() {
         }
     }
 }
+
+/// A ruleset written to a fresh folder of its own (`extends` names resolve through the catalog).
+fn write_case(name: &str, yaml: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("keliya-robust-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(&path, yaml).expect("written");
+    path
+}
+
+/// Conditions as deep as the rules language allows load and play on a test thread's small stack (every
+/// pass over the tree, from lowering to evaluating, recurses along it), and chains of operators far
+/// deeper, which used to overflow the stack, are refused with the limit and a place.
+#[test]
+fn the_deepest_conditions_load_and_play_and_deeper_ones_are_refused() {
+    let limit = keliya_dsl::MAX_DEPTH;
+    let shapes: [(&str, fn(usize) -> String); 4] = [
+        // A variable at every leaf, so that the sum is evaluated in play, not folded when loaded.
+        ("sum", |n| {
+            format!("{} >= 0", vec!["captures[prey]"; n / 2].join(" + "))
+        }),
+        ("not", |n| "not ".repeat(n / 2 * 2) + "false"),
+        ("neg", |n| format!("0 < {}1", "- ".repeat(n / 2 * 2))),
+        ("brackets", |n| {
+            format!("{}1{} > 0", "(1 + ".repeat(n / 2), ")".repeat(n / 2))
+        }),
+    ];
+    for (what, shape) in shapes {
+        let ruleset = |condition: String| {
+            format!(
+                "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  hunter-drop:\n    \
+                 when: count(hand(hunter), hunter) > 0 and ({condition})\n"
+            )
+        };
+        let path = write_case(what, &ruleset(shape(limit - 8)));
+        let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+        let compiled = match loaded.result {
+            Ok(c) => c,
+            Err(d) => panic!("{what}: {}", loaded.sources.short(&d[0])),
+        };
+        let game = compiled.game.as_ref().expect("a game");
+        keliya_play::play_random_game(game, 1).expect("plays");
+        // As deep as fits in the size limit: plain numbers at the leaves.
+        let far = match what {
+            "sum" => format!("{} > 0", vec!["1"; 8_400].join(" + ")),
+            _ => shape(8_400),
+        };
+        let path = write_case(what, &ruleset(far));
+        let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+        let Err(d) = &loaded.result else {
+            panic!("{what}: a chain of 8,400 loaded")
+        };
+        let shown = loaded.sources.short(&d[0]);
+        assert!(
+            shown.contains(":6:") && shown.contains(&format!("nesting deeper than {limit} levels")),
+            "{what}: {shown}"
+        );
+    }
+}
+
+/// The problems of loading the ruleset `yaml`, written to a fresh file, in short form.
+fn problems(name: &str, yaml: &str) -> Vec<String> {
+    let path = write_case(name, yaml);
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    match &loaded.result {
+        Ok(_) => Vec::new(),
+        Err(d) => d.iter().map(|d| loaded.sources.short(d)).collect(),
+    }
+}
+
+/// Valid YAML that was once refused as too deep: brackets in comments, quoted text and a rules-language
+/// block are text, and only the collections themselves count against the YAML limit.
+#[test]
+fn brackets_in_text_and_comments_are_not_yaml_nesting() {
+    let head = "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\n";
+    let comments = format!("{head}{}", "# note {\n".repeat(33));
+    assert_eq!(problems("comments", &comments), Vec::<String>::new());
+    let quoted = format!("{head}description: \"{}\"\n", "[(".repeat(40));
+    assert_eq!(problems("quoted", &quoted), Vec::<String>::new());
+    // 40 nested `if`s in a `|` block: deeper than the YAML limit, well within the language's.
+    let ifs = "if true { ".repeat(40) + "move(prey, hand(prey), to)" + &" }".repeat(40);
+    let block = format!(
+        "{head}rules:\n  prey-drop:\n    do: |\n      choose to in sites() where empty(to) {{\n        {ifs}\n      }}\n"
+    );
+    assert_eq!(problems("ifs", &block), Vec::<String>::new());
+    // Real nesting is still refused, by the parser, at its place.
+    let deep = format!("{head}sources: {}x{}\n", "[".repeat(40), "]".repeat(40));
+    let got = problems("deep", &deep);
+    assert!(
+        got[0].contains(":4:") && got[0].contains("nesting deeper than 32 levels"),
+        "{got:?}"
+    );
+}
+
+/// A file whose lines end with a lone CR (old Mac files) is read as lines, a first comment too, and its
+/// problems are shown at their own line.
+#[test]
+fn cr_only_line_endings_are_lines() {
+    let text = "# a comment\rkeliya: 1\rtitle: t\rextends: hat-diviyan-keliya\r";
+    assert_eq!(problems("cr", text), Vec::<String>::new());
+    let got = problems("cr-bad", &format!("{text}bogus: 1\r"));
+    assert!(
+        got[0].contains("cr-bad.yaml:5:1: error: unknown key `bogus`"),
+        "{got:?}"
+    );
+}

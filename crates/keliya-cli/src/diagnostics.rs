@@ -10,8 +10,7 @@ pub fn render(sources: &Sources, d: &Diagnostic) -> String {
         sources.path(file),
         d.message
     );
-    let text = sources.text(file);
-    if let Some(src_line) = text.lines().nth(line - 1) {
+    if let Some(src_line) = sources.line(file, line) {
         let gutter = line.to_string();
         let pad = " ".repeat(gutter.len());
         let shown: String = src_line.chars().take(200).collect();

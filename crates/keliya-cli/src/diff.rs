@@ -1,7 +1,7 @@
 //! `keliya diff A B`: what changed between two rulesets, structurally, and with `--simulate N` what the
 //! change does to play. The comparing is done by `keliya-diff`; this file loads, prints and sets the exit code.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::CliError;
@@ -41,15 +41,7 @@ pub struct DiffArgs {
 
 pub fn run(args: DiffArgs) -> Result<(), CliError> {
     let (text, changed) = report(&args, &crate::catalog())?;
-    let mut stdout = std::io::stdout().lock();
-    // A closed pipe (`keliya diff a b | head`) is not an error.
-    if stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-        .is_err()
-    {
-        return Ok(());
-    }
+    crate::write_stdout(&text);
     if args.exit_code && changed {
         return Err(CliError::Reported);
     }
@@ -60,9 +52,9 @@ fn load(catalog: &Catalog, what: &str) -> Result<Loaded, CliError> {
     let loaded = keliya_rules::load(catalog, what);
     if let Err(diags) = &loaded.result {
         for d in diags {
-            eprint!("{}", crate::diagnostics::render(&loaded.sources, d));
+            err!("{}", crate::diagnostics::render(&loaded.sources, d));
         }
-        eprintln!("{what}: {} problem(s) found", diags.len());
+        errln!("{what}: {} problem(s) found", diags.len());
         return Err(CliError::Reported);
     }
     Ok(loaded)
@@ -102,7 +94,7 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 let n = done.fetch_add(1, Ordering::Relaxed) + 1;
                 // At each whole percent.
                 if show && (n * 100 / total != (n - 1) * 100 / total) {
-                    eprint!("\r{n}/{total} games");
+                    err!("\r{n}/{total} games");
                 }
             };
             let sim = keliya_diff::simulate(
@@ -148,7 +140,7 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 }
             })?;
             if show {
-                eprintln!();
+                errln!();
             }
             Some(sim)
         }

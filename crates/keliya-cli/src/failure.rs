@@ -74,7 +74,7 @@ pub(crate) fn engine_error_with(
 ) -> CliError {
     match located_engine_error(e, game, spans, sources) {
         Some(text) => {
-            eprint!("{text}");
+            err!("{text}");
             CliError::Reported
         }
         None => CliError::Message(unlocated(e, game)),

@@ -1,13 +1,13 @@
 //! `keliya`: run South Asian board games from data. A thin layer over the library crates: it parses the
 //! command line, loads rulesets, and prints; the games live in rulesets, the logic in the libraries.
 
-/// `println!` that ends the program quietly when standard output is closed (`keliya list | head`) instead
-/// of panicking on the broken pipe.
+/// `println!` that never panics: a closed pipe (`keliya list | head`) ends the program quietly, and any
+/// other failed write (a full disk) is an error, exit 1 (see [`stdout_failed`]).
 macro_rules! outln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if writeln!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            crate::stdout_failed(e);
         }
     }};
 }
@@ -16,8 +16,29 @@ macro_rules! outln {
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        if write!(std::io::stdout(), $($arg)*).is_err() {
-            std::process::exit(0);
+        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+            crate::stdout_failed(e);
+        }
+    }};
+}
+
+/// `eprintln!` that never panics: when even the error stream cannot be written, the program ends with
+/// exit 1, the status of a failure it could not tell.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stderr(), $($arg)*).is_err() {
+            std::process::exit(1);
+        }
+    }};
+}
+
+/// `eprint!` with the same care as [`errln`].
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stderr(), $($arg)*).is_err() {
+            std::process::exit(1);
         }
     }};
 }
@@ -143,14 +164,52 @@ pub(crate) enum CliError {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help`, `--version` (standard output) or a usage error (standard error, exit 2), with a
+        // failed write handled as everywhere else.
+        Err(e) => {
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            match printed {
+                Err(_) if e.use_stderr() => return ExitCode::from(1),
+                Err(w) => stdout_failed(w),
+                Ok(()) => return ExitCode::from(e.exit_code().clamp(0, 255) as u8),
+            }
+        }
+    };
+    let result = run(cli);
+    // What is still buffered must reach its file too: a full disk found here is still a failure.
+    if let Err(e) = std::io::stdout().flush() {
+        stdout_failed(e);
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(CliError::Reported) => ExitCode::from(1),
         Err(CliError::Message(m)) => {
-            eprintln!("error: {m}");
+            errln!("error: {m}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// A write to standard output failed. A reader that went away (`keliya list | head`) wanted no more:
+/// exit 0, quietly. Anything else (a full disk, a device error) means output was lost: exit 1.
+pub(crate) fn stdout_failed(e: std::io::Error) -> ! {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    let _ = writeln!(std::io::stderr(), "error: writing to standard output: {e}");
+    std::process::exit(1);
+}
+
+/// Writes `text` to standard output and flushes it, as [`outln`] does.
+pub(crate) fn write_stdout(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        stdout_failed(e);
     }
 }
 
@@ -183,9 +242,9 @@ fn load(what: &str) -> Result<Compiled, CliError> {
         }
         Err(diags) => {
             for d in &diags {
-                eprint!("{}", diagnostics::render(&loaded.sources, d));
+                err!("{}", diagnostics::render(&loaded.sources, d));
             }
-            eprintln!("{} problem(s) found", diags.len());
+            errln!("{} problem(s) found", diags.len());
             Err(CliError::Reported)
         }
     }
@@ -201,6 +260,37 @@ pub(crate) fn load_game(what: &str) -> Result<Compiled, CliError> {
     Ok(c)
 }
 
+/// Largest state file read: a position of the largest board is a few hundred kilobytes.
+const MAX_STATE_BYTES: u64 = 16 << 20;
+/// Largest record file read: many long games, but never an endless stream such as `/dev/zero`.
+pub(crate) const MAX_RECORD_BYTES: u64 = 256 << 20;
+
+/// A state or record file as text, read no further than `limit` bytes (a pipe is read too, but a device
+/// that never ends is stopped there), without the byte-order mark an editor may put first.
+pub(crate) fn read_text(path: &std::path::Path, limit: u64) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "larger than {} MiB; not a keliya file",
+            limit >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => text,
+    })
+}
+
 pub(crate) fn read_state(
     game: &Game,
     path: Option<&PathBuf>,
@@ -208,7 +298,7 @@ pub(crate) fn read_state(
     let Some(path) = path else {
         return Ok(game.initial_state());
     };
-    let text = std::fs::read_to_string(path)
+    let text = read_text(path, MAX_STATE_BYTES)
         .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         CliError::Message(format!(
@@ -355,13 +445,13 @@ fn validate(paths: &[String]) -> Result<(), CliError> {
             Err(diags) => {
                 problems += diags.len();
                 for d in &diags {
-                    eprint!("{}", diagnostics::render(&loaded.sources, d));
+                    err!("{}", diagnostics::render(&loaded.sources, d));
                 }
             }
         }
     }
     if problems > 0 {
-        eprintln!("{problems} problem(s) found");
+        errln!("{problems} problem(s) found");
         return Err(CliError::Reported);
     }
     Ok(())
@@ -602,19 +692,17 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
         );
         return Ok(());
     }
-    let mut out = std::io::stdout().lock();
     if let Some(r) = st.result {
         let (reason, _) = keliya_play::simulate::reason_name(game, r.reason);
         let who = r.winner.map_or("draw".to_string(), |w| {
             format!("{} wins", game.side_name(w))
         });
-        let _ = writeln!(out, "game over: {who} ({reason})");
+        outln!("game over: {who} ({reason})");
     } else if !outcomes.is_empty() {
-        let _ = writeln!(out, "{to_move} throws:");
+        outln!("{to_move} throws:");
         for (i, p) in &outcomes {
             let r = &rows[*i as usize];
-            let _ = writeln!(
-                out,
+            outln!(
                 "  {:<12} value {:>3}  p = {p:.6}{}",
                 r.name,
                 r.value,
@@ -622,14 +710,9 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
             );
         }
     } else {
-        let _ = writeln!(out, "{to_move} to move, {} legal move(s):", legal.len());
+        outln!("{to_move} to move, {} legal move(s):", legal.len());
         for m in &legal {
-            let _ = writeln!(
-                out,
-                "  {:<12} ({})",
-                game.notation(m),
-                game.rule_name(m.rule)
-            );
+            outln!("  {:<12} ({})", game.notation(m), game.rule_name(m.rule));
         }
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! seats answer at once. `undo`, `save FILE`, `load FILE`, `moves`, `board`, `help` and `quit` at any prompt.
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use keliya_engine::{Game, State, Successors};
 use keliya_play::Dice;
@@ -117,7 +117,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 return Ok(());
             }
             out!("undo, save FILE or quit> ");
-            let _ = std::io::stdout().flush();
+            if let Err(e) = std::io::stdout().flush() {
+                crate::stdout_failed(e);
+            }
             let Some(Ok(line)) = lines.next() else {
                 return Ok(());
             };
@@ -187,7 +189,9 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                     outln!("  {:>2}. {}", i + 1, game.notation(m));
                 }
                 out!("{who}> ");
-                let _ = std::io::stdout().flush();
+                if let Err(e) = std::io::stdout().flush() {
+                    crate::stdout_failed(e);
+                }
                 let Some(Ok(line)) = lines.next() else {
                     outln!();
                     return Ok(());
@@ -316,8 +320,7 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
             Handled::Done
         }
         "load" if !rest.is_empty() => {
-            let loaded = std::fs::read_to_string(rest)
-                .map_err(|e| e.to_string())
+            let loaded = crate::read_text(Path::new(rest), crate::MAX_RECORD_BYTES)
                 .and_then(|t| read_records(&t))
                 .and_then(|r| {
                     r.into_iter()

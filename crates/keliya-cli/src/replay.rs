@@ -1,6 +1,6 @@
 //! `keliya replay`: check a record file move by move; print a game or a position.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use keliya_play::record::{read_records, replay};
 
@@ -21,8 +21,55 @@ pub struct ReplayArgs {
     ruleset: Option<String>,
 }
 
+/// What a record's `ruleset` field may name: a ruleset by name, or a file by a relative path under the
+/// record's own folder (the form `simulate --record` writes). Anything else (an absolute path, a path
+/// that climbs out with `..`) is refused unread, so that a record cannot make `replay` read, and echo in
+/// its diagnostics, a file its maker chose.
+fn recorded_ruleset(field: &str, record: &Path) -> Result<String, String> {
+    use std::path::Component;
+    let path = Path::new(field);
+    let plain = !field.is_empty()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !plain {
+        return Err(format!(
+            "the record names its ruleset `{field}`, which is not a name nor a path under the \
+             record's folder; give the ruleset with --ruleset"
+        ));
+    }
+    if !keliya_rules::looks_like_path(field) {
+        return Ok(field.to_string());
+    }
+    let folder = record.parent().unwrap_or(Path::new(""));
+    Ok(folder.join(path).to_string_lossy().into_owned())
+}
+
+/// How `simulate --record` names `ruleset` in the record at `record`: a name as it is; a path as a path
+/// from the record's folder, when the ruleset is under it (otherwise as given, and `replay` then needs
+/// `--ruleset`).
+pub fn ruleset_for_record(ruleset: &str, record: &Path) -> String {
+    if !keliya_rules::looks_like_path(ruleset) {
+        return ruleset.to_string();
+    }
+    let folder = match record.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let (Ok(file), Ok(folder)) = (
+        std::fs::canonicalize(ruleset),
+        std::fs::canonicalize(folder),
+    ) else {
+        return ruleset.to_string();
+    };
+    match file.strip_prefix(&folder) {
+        Ok(rel) => rel.to_string_lossy().into_owned(),
+        Err(_) => ruleset.to_string(),
+    }
+}
+
 pub fn run(args: ReplayArgs) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(&args.record)
+    let text = crate::read_text(&args.record, crate::MAX_RECORD_BYTES)
         .map_err(|e| CliError::Message(format!("{}: {e}", args.record.display())))?;
     let records = read_records(&text)
         .map_err(|e| CliError::Message(format!("{}: {e}", args.record.display())))?;
@@ -38,7 +85,11 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
         if args.game.is_some_and(|g| g != i) {
             continue;
         }
-        let name = args.ruleset.clone().unwrap_or_else(|| r.ruleset.clone());
+        let name = match &args.ruleset {
+            Some(given) => given.clone(),
+            None => recorded_ruleset(&r.ruleset, &args.record)
+                .map_err(|e| CliError::Message(format!("game {i} (record line {}): {e}", i + 1)))?,
+        };
         if compiled.as_ref().is_none_or(|(n, _)| *n != name) {
             compiled = Some((name.clone(), load_game(&name)?));
         }

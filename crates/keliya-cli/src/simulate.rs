@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use keliya_play::RunError;
 use keliya_play::SimulationStats;
-use keliya_play::record::{ENGINE_VERSION, write_records};
+use keliya_play::record::{ENGINE_VERSION, RecordWriter};
 use keliya_play::report::{RunMeta, Shard, run_json, shard_json, shard_range};
-use keliya_play::simulate::{Detail, simulate_range, wilson};
+use keliya_play::simulate::{Detail, simulate_each, wilson};
 use serde_json::json;
 
 use crate::{CliError, load_game};
@@ -64,6 +64,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     if args.games == 0 {
         return Err(CliError::Message("--games takes at least 1".into()));
     }
+    let done = AtomicU64::new(0);
     let range = match args.shard {
         Some(shard) if shard.of > args.games => {
             return Err(CliError::Message(format!(
@@ -75,16 +76,33 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         None => 0..args.games,
     };
     let played = range.end - range.start;
-    let done = AtomicU64::new(0);
     let show = std::io::stderr().is_terminal() && played >= 20;
     let progress = || {
         let n = done.fetch_add(1, Ordering::Relaxed) + 1;
         if show && (n.is_multiple_of((played / 100).max(1)) || n == played) {
-            eprint!("\r{n}/{played} games");
+            err!("\r{n}/{played} games");
         }
     };
+    // The record file is opened before the first game (a path that may not be replaced is refused at
+    // once), and each game is written down and counted as it comes, so memory does not grow with --games.
+    let record_error =
+        |path: &PathBuf, e: std::io::Error| CliError::Message(format!("{}: {e}", path.display()));
+    let mut writer = match &args.record {
+        Some(path) => Some(RecordWriter::create(path).map_err(|e| record_error(path, e))?),
+        None => None,
+    };
+    // What the user named (a bundled name, or a path from the record's folder), so that `keliya replay`
+    // finds the same file again.
+    let recorded_ruleset = args
+        .record
+        .as_ref()
+        .map(|p| crate::replay::ruleset_for_record(&args.ruleset, p))
+        .unwrap_or_default();
+    let sides = game.sides();
+    let mut stats = SimulationStats::new(args.seed, &sides);
+    let mut agents: Option<Vec<String>> = None;
     let start = std::time::Instant::now();
-    let mut records = simulate_range(
+    simulate_each(
         game,
         range.clone(),
         args.seed,
@@ -95,6 +113,17 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             check_invariants: args.check,
         },
         &progress,
+        &mut |mut r| {
+            stats.add(&r.summary, &sides);
+            agents.get_or_insert_with(|| r.agents.clone());
+            if let Some(w) = writer.as_mut() {
+                r.engine = ENGINE_VERSION.into();
+                r.ruleset = recorded_ruleset.clone();
+                r.ruleset_hash = c.hash.clone();
+                w.write(&r).map_err(|e| e.to_string())?;
+            }
+            Ok(())
+        },
     )
     .map_err(|e| match e {
         RunError::Game {
@@ -107,25 +136,19 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             crate::engine_error_in(&error, Some(&run))
         }
         RunError::Setup(message) => CliError::Message(message),
+        RunError::Output(message) => match &args.record {
+            Some(path) => CliError::Message(format!("{}: {message}", path.display())),
+            None => CliError::Message(message),
+        },
     })?;
     let secs = start.elapsed().as_secs_f64();
     if show {
-        eprintln!();
+        errln!();
     }
-    for r in &mut records {
-        r.engine = ENGINE_VERSION.into();
-        // What the user named (a bundled name or a path), so `keliya replay` finds the same file again.
-        r.ruleset = args.ruleset.clone();
-        r.ruleset_hash = c.hash.clone();
+    if let (Some(path), Some(w)) = (&args.record, writer) {
+        w.finish().map_err(|e| record_error(path, e))?;
     }
-    if let Some(path) = &args.record {
-        write_records(path, &records)
-            .map_err(|e| CliError::Message(format!("{}: {e}", path.display())))?;
-    }
-    let summaries: Vec<_> = records.iter().map(|r| r.summary.clone()).collect();
-    let sides = game.sides();
-    let stats = SimulationStats::from_summaries(&summaries, args.seed, &sides);
-    let agents: Vec<String> = records.first().map(|r| r.agents.clone()).unwrap_or(specs);
+    let agents = agents.unwrap_or(specs);
     if args.json {
         let meta = RunMeta {
             ruleset: c.info.name.clone(),
@@ -199,7 +222,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         for (n, k) in &stats.endings {
             outln!("  ended by {n}: {k}");
         }
-        eprintln!(
+        errln!(
             "  {:.0} games/s on {} thread(s)",
             played as f64 / secs.max(1e-9),
             args.threads

@@ -730,3 +730,374 @@ fn shards_of_a_run_merge_into_exactly_the_whole_run() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// No crash, no hang, no lost file (docs/errors.md, "What keliya promises on bad input").
+
+/// Runs the binary with standard output and standard error opened on the given files.
+fn keliya_to(args: &[&str], out: &str, err: &str) -> Output {
+    let open = |p: &str| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(p)
+            .expect("opens")
+    };
+    Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(open(out))
+        .stderr(open(err))
+        .output()
+        .expect("the binary runs")
+}
+
+/// A full device on standard output is an error (exit 1), not a silent success; a full standard error
+/// is not a panic (exit 101). A closed pipe stays quiet.
+#[test]
+fn a_full_output_device_is_an_error_never_a_panic() {
+    let record = temp("r-full.jsonl");
+    let made = keliya(&[
+        "simulate",
+        "hat-diviyan-keliya",
+        "--games",
+        "2",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let r = record.to_str().unwrap();
+    let commands: [&[&str]; 12] = [
+        &["list"],
+        &["validate", "hat-diviyan-keliya"],
+        &["show", "hat-diviyan-keliya"],
+        &["render", "hat-diviyan-keliya"],
+        &["moves", "hat-diviyan-keliya"],
+        &["apply", "hat-diviyan-keliya", "--move", "A"],
+        &["simulate", "hat-diviyan-keliya", "--games", "3"],
+        &["diff", "hat-diviyan-keliya", "hat-diviyan-keliya/large"],
+        &["replay", r, "--game", "0"],
+        &["play", "hat-diviyan-keliya"],
+        &["--help"],
+        &["validate", "no-such-ruleset"],
+    ];
+    for args in commands {
+        let o = keliya_to(args, "/dev/full", "/dev/null");
+        assert_eq!(o.status.code(), Some(1), "{args:?} with a full stdout");
+        let o = keliya_to(args, "/dev/null", "/dev/full");
+        assert!(
+            matches!(o.status.code(), Some(0 | 1)),
+            "{args:?} with a full stderr: {:?}",
+            o.status
+        );
+        let o = keliya_to(args, "/dev/full", "/dev/full");
+        assert_eq!(o.status.code(), Some(1), "{args:?} with both full");
+    }
+}
+
+/// `--record` replaces only a regular file: a symbolic link, a FIFO or a device standing at the path is
+/// refused, before any game, and left as it was; a failed run leaves no temporary file.
+#[test]
+fn a_record_never_replaces_what_is_not_a_regular_file() {
+    let dir = temp("not-regular");
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("target.txt");
+    std::fs::write(&target, "keep me\n").unwrap();
+    let link = dir.join("link.jsonl");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let fifo = dir.join("fifo.jsonl");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for path in [link.as_path(), fifo.as_path(), Path::new("/dev/null")] {
+        let o = keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "2",
+            "--record",
+            path.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{}: {err}", path.display());
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me\n");
+    {
+        use std::os::unix::fs::FileTypeExt;
+        assert!(
+            std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device()
+        );
+    }
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "temporary files left: {left:?}");
+}
+
+/// Asking for more games than could ever be played is not a panic nor an allocation up front: the run
+/// starts, and memory stays flat while it goes.
+#[test]
+fn a_huge_number_of_games_starts_with_flat_memory() {
+    for games in ["9223372036854775808", "18446744073709551615"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+            .args(["simulate", "hat-diviyan-keliya", "--games", games])
+            .current_dir(root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary runs");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let still_running = child.try_wait().expect("waits").is_none();
+        let rss = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            });
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(still_running, "--games {games} ended at once");
+        assert!(
+            rss.is_some_and(|kb| kb < 200_000),
+            "--games {games}: {rss:?} kB"
+        );
+    }
+}
+
+/// A full disk while a record is written (a tiny tmpfs, mounted when the tests run as root; skipped where
+/// mounting is not allowed): `--record` fails with exit 1 and `save` says it could not save, the old file
+/// stays whole and no temporary or empty file is left behind.
+#[test]
+fn a_full_disk_leaves_the_old_record_and_no_temporary_file() {
+    let dir = temp("small-disk");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=16k", "tmpfs"])
+        .arg(&dir)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("note: cannot mount a small tmpfs here; skipped");
+        return;
+    }
+    let old = dir.join("games.jsonl");
+    std::fs::write(&old, "old\n").unwrap();
+    let o = keliya(&[
+        "simulate",
+        "raja-pasu",
+        "--games",
+        "50",
+        "--record",
+        old.to_str().unwrap(),
+    ]);
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let kept = std::fs::read_to_string(&old).unwrap();
+    let save = dir.join("saved.jsonl");
+    // Filled up to the last byte first, so that the save cannot write its first line.
+    let filler = std::fs::write(dir.join("filler"), vec![b'x'; 64 * 1024]);
+    let saved = keliya_with_input(
+        &["play", "hat-diviyan-keliya"],
+        &format!("save {}\nquit\n", save.display()),
+    );
+    let after: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let _ = Command::new("umount").arg(&dir).status();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("No space left"));
+    assert_eq!(kept, "old\n");
+    assert_eq!(files, vec!["games.jsonl".to_string()]);
+    let _ = filler;
+    assert!(
+        stdout(&saved).contains("Could not save"),
+        "{}",
+        stdout(&saved)
+    );
+    assert!(
+        after
+            .iter()
+            .all(|f| f != "saved.jsonl" && !f.ends_with(".tmp")),
+        "{after:?}"
+    );
+}
+
+/// Runs the binary in `dir` with a time limit; a run past it is killed and fails the test.
+fn keliya_in(dir: &Path, args: &[&str]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let id = child.id();
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        if wait
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .is_err()
+        {
+            let _ = Command::new("kill").arg(id.to_string()).status();
+        }
+    });
+    let out = child.wait_with_output().expect("the binary ends");
+    let _ = done.send(());
+    assert!(out.status.code().is_some(), "{args:?} was killed: it hung");
+    out
+}
+
+/// A FIFO with no writer, `/dev/zero` and other endless or blocking files given as a ruleset, a state or
+/// a record end at once with an error, having read at most a bounded amount.
+#[test]
+fn endless_and_blocking_files_are_refused_at_once() {
+    let dir = temp("endless");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("fifo.yaml");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let fifo = fifo.to_str().unwrap();
+    let cases: [&[&str]; 4] = [
+        &["validate", fifo],
+        &["validate", "/dev/zero"],
+        &["moves", "hat-diviyan-keliya", "--state", "/dev/zero"],
+        &["replay", "/dev/zero"],
+    ];
+    for args in cases {
+        let started = std::time::Instant::now();
+        let o = keliya_in(&root(), args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{args:?} took {:?}",
+            started.elapsed()
+        );
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains("not a regular file") || err.contains("larger than"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+/// A record names its ruleset by name or by a path under its own folder; one that names any other file
+/// is refused without reading it (its first line is never echoed), and a record made from a path
+/// replays from any folder.
+#[test]
+fn a_record_cannot_name_a_file_outside_its_folder() {
+    let dir = temp("record-paths");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(&secret, "top secret line\n").unwrap();
+    std::fs::write(
+        dir.join("sub/c.yaml"),
+        "keliya: 1\ntitle: c\nextends: hat-diviyan-keliya\n",
+    )
+    .unwrap();
+    let o = keliya_in(
+        &dir,
+        &[
+            "simulate",
+            "sub/c.yaml",
+            "--games",
+            "2",
+            "--record",
+            "r.jsonl",
+        ],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let record = std::fs::read_to_string(dir.join("r.jsonl")).unwrap();
+    assert!(record.contains(r#""ruleset":"sub/c.yaml""#), "{record}");
+    // From another folder, the record still finds its ruleset beside it.
+    let o = keliya_in(&root(), &["replay", dir.join("r.jsonl").to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for named in [
+        "../secret.txt".to_string(),
+        secret.display().to_string(),
+        "sub/../../secret.txt".to_string(),
+    ] {
+        let evil = record.replace(
+            r#""ruleset":"sub/c.yaml""#,
+            &format!(r#""ruleset":{named:?}"#),
+        );
+        std::fs::write(dir.join("sub/evil.jsonl"), evil).unwrap();
+        let o = keliya_in(&dir, &["replay", "sub/evil.jsonl"]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{named}: {err}");
+        assert!(!err.contains("top secret"), "{named}: {err}");
+        assert!(err.contains("--ruleset"), "{named}: {err}");
+    }
+}
+
+/// `extends` finds a parent two folders up the same way however the child's path is typed.
+#[test]
+fn extends_finds_the_same_parent_however_the_path_is_typed() {
+    let dir = temp("extends-typed");
+    std::fs::create_dir_all(dir.join("a/b")).unwrap();
+    std::fs::write(
+        dir.join("base.yaml"),
+        "keliya: 1\ntitle: base\nextends: hat-diviyan-keliya\n",
+    )
+    .unwrap();
+    let child = "keliya: 1\ntitle: child\nextends: base\n";
+    std::fs::write(dir.join("a/b/c.yaml"), child).unwrap();
+    std::fs::write(
+        dir.join("a/b/d.yaml"),
+        "keliya: 1\ntitle: d\nextends: ../../base.yaml\n",
+    )
+    .unwrap();
+    for (cwd, path) in [
+        (dir.clone(), "a/b/c.yaml"),
+        (dir.join("a"), "b/c.yaml"),
+        (dir.join("a/b"), "c.yaml"),
+        (dir.join("a/b"), "./c.yaml"),
+        (dir.join("a/b"), "d.yaml"),
+        (dir.clone(), "a/b/d.yaml"),
+    ] {
+        let o = keliya_in(&cwd, &["validate", path]);
+        assert!(
+            o.status.success(),
+            "{path} from {}: {}",
+            cwd.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

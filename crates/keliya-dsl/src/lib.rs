@@ -8,7 +8,7 @@ mod parse;
 mod print;
 
 pub use ast::*;
-pub use parse::{DslError, parse_expression, parse_program};
+pub use parse::{DslError, MAX_DEPTH, MAX_SOURCE_LEN, parse_expression, parse_program};
 
 #[cfg(test)]
 mod tests;

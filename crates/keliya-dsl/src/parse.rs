@@ -15,9 +15,13 @@ pub struct DslError {
     pub hint: Option<String>,
 }
 
-/// Longest DSL text accepted, and deepest nesting: bounds against hostile input.
+/// Longest DSL text accepted: a bound against hostile input.
 pub const MAX_SOURCE_LEN: usize = 64 * 1024;
-pub const MAX_DEPTH: usize = 64;
+/// Deepest tree accepted. Every level counts alike: a bracket, an operator (`1 + 1 + 1` is two levels: the
+/// operators of a chain nest), a `not` or `-`, a call, an index, a block and an `else if`. Every later pass
+/// over the tree (lowering, folding, printing, compiling, evaluating, the diff) recurses along it, so
+/// this one bound keeps their stacks small; a text deeper than this is refused here, with its place.
+pub const MAX_DEPTH: usize = 256;
 
 pub fn parse_program(src: &str) -> Result<Vec<Stmt>, DslError> {
     let pair = parse_rule(Rule::program, src)?;
@@ -56,8 +60,8 @@ fn parse_rule(rule: Rule, src: &str) -> Result<Pair<'_, Rule>, DslError> {
                 start: at,
                 end: at + 1,
             },
-            message: format!("nesting deeper than {MAX_DEPTH} levels"),
-            hint: Some("split the rule into smaller rules".into()),
+            message: too_deep_message(),
+            hint: Some(too_deep_hint()),
         });
     }
     // Bounds the parser's work on pathological input; a normal rule needs far fewer calls.
@@ -70,6 +74,23 @@ fn parse_rule(rule: Rule, src: &str) -> Result<Pair<'_, Rule>, DslError> {
     }
 }
 
+fn too_deep_message() -> String {
+    format!("nesting deeper than {MAX_DEPTH} levels")
+}
+
+fn too_deep_hint() -> String {
+    "split the rule into smaller rules, or the expression into `let`s".into()
+}
+
+fn too_deep(span: Span) -> DslError {
+    DslError {
+        span,
+        message: too_deep_message(),
+        hint: Some(too_deep_hint()),
+    }
+}
+
+/// The brackets alone, before parsing, so that the parser itself never recurses deeper than the limit.
 fn nesting_too_deep(src: &str) -> Option<usize> {
     let mut depth = 0usize;
     for (i, c) in src.char_indices() {
@@ -201,8 +222,17 @@ fn block(p: Pair<'_, Rule>, depth: usize) -> Result<Vec<Stmt>, DslError> {
     p.into_inner().map(|s| statement(s, depth + 1)).collect()
 }
 
+/// `depth`: the levels above this statement (blocks and `else if`s); its expressions nest below it.
 fn statement(p: Pair<'_, Rule>, depth: usize) -> Result<Stmt, DslError> {
     let span = span_of(&p);
+    if depth >= MAX_DEPTH {
+        return Err(too_deep(Span {
+            start: span.start,
+            end: span.start + 1,
+        }));
+    }
+    // This statement's own level; its expressions and its blocks nest below it.
+    let depth = depth + 1;
     let rule = p.as_rule();
     let mut inner = p.into_inner().filter(|q| !is_keyword(q.as_rule()));
     let kind = match rule {
@@ -313,11 +343,27 @@ fn is_keyword(r: Rule) -> bool {
     )
 }
 
-/// Precedence climbing over the flat `prefix* primary (infix prefix* primary)*` sequence.
+/// An expression below `depth` levels (statements, or the expressions it is inside).
 fn expr(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
+    expr_with_height(p, depth).map(|(e, _)| e)
+}
+
+/// Precedence climbing over the flat `prefix* primary (infix prefix* primary)*` sequence, giving the tree
+/// and its height (a leaf is 1). A chain of one precedence is built in a loop, so the climb recurses once
+/// per precedence level and per prefix, never per operator; the height is checked at every node built.
+fn expr_with_height(p: Pair<'_, Rule>, depth: usize) -> Result<(Expr, usize), DslError> {
     let items: Vec<Pair<'_, Rule>> = p.into_inner().collect();
     let mut pos = 0;
     climb(&items, &mut pos, 0, depth)
+}
+
+/// Refuses a node of height `height` below `depth` levels, at `span`, past the limit.
+fn bounded(depth: usize, height: usize, span: Span) -> Result<usize, DslError> {
+    if depth + height > MAX_DEPTH {
+        Err(too_deep(span))
+    } else {
+        Ok(height)
+    }
 }
 
 fn binop(r: Rule) -> Option<BinOp> {
@@ -344,15 +390,17 @@ fn climb(
     pos: &mut usize,
     min_prec: u8,
     depth: usize,
-) -> Result<Expr, DslError> {
-    let mut left = unary(items, pos, depth)?;
+) -> Result<(Expr, usize), DslError> {
+    let (mut left, mut height) = unary(items, pos, depth)?;
     while let Some(op) = items.get(*pos).and_then(|p| binop(p.as_rule())) {
         let prec = op.precedence();
         if prec < min_prec {
             break;
         }
+        let op_span = span_of(&items[*pos]);
         *pos += 1;
-        let right = climb(items, pos, prec + 1, depth)?;
+        let (right, right_height) = climb(items, pos, prec + 1, depth)?;
+        height = bounded(depth, height.max(right_height) + 1, op_span)?;
         let span = Span {
             start: left.span.start,
             end: right.span.end,
@@ -366,10 +414,14 @@ fn climb(
             span,
         };
     }
-    Ok(left)
+    Ok((left, height))
 }
 
-fn unary(items: &[Pair<'_, Rule>], pos: &mut usize, depth: usize) -> Result<Expr, DslError> {
+fn unary(
+    items: &[Pair<'_, Rule>],
+    pos: &mut usize,
+    depth: usize,
+) -> Result<(Expr, usize), DslError> {
     let p = &items[*pos];
     *pos += 1;
     let op = match p.as_rule() {
@@ -377,28 +429,40 @@ fn unary(items: &[Pair<'_, Rule>], pos: &mut usize, depth: usize) -> Result<Expr
         Rule::neg => UnOp::Neg,
         _ => return primary(p.clone(), depth),
     };
-    let start = span_of(p).start;
+    let op_span = span_of(p);
+    // A run of prefixes nests as deep as it is long: refused before the recursion below goes that deep.
+    let prefixes = items[*pos - 1..]
+        .iter()
+        .take_while(|q| matches!(q.as_rule(), Rule::not | Rule::neg))
+        .count();
+    bounded(depth, prefixes + 1, op_span)?;
     // `not` binds looser than comparison (`not a == b` is `not (a == b)`); `-` binds tightest.
-    let operand = if op == UnOp::Not {
+    let (operand, height) = if op == UnOp::Not {
         climb(items, pos, 3, depth)?
     } else {
         unary(items, pos, depth)?
     };
+    let height = bounded(depth, height + 1, op_span)?;
     let span = Span {
-        start,
+        start: op_span.start,
         end: operand.span.end,
     };
-    Ok(Expr {
-        kind: ExprKind::Unary {
-            op,
-            operand: Box::new(operand),
+    Ok((
+        Expr {
+            kind: ExprKind::Unary {
+                op,
+                operand: Box::new(operand),
+            },
+            span,
         },
-        span,
-    })
+        height,
+    ))
 }
 
-fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
+fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<(Expr, usize), DslError> {
     let span = span_of(&p);
+    // The height of what is inside a call's or an index's brackets.
+    let mut inner = 0;
     let kind = match p.as_rule() {
         Rule::int => match p.as_str().parse::<i64>() {
             Ok(v) if v <= i32::MAX as i64 => ExprKind::Int(v),
@@ -416,21 +480,32 @@ fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<Expr, DslError> {
         Rule::call => {
             let mut parts = p.into_inner();
             let name = ident(parts.next().expect("name"));
-            let args = parts
-                .map(|a| expr(a, depth + 1))
-                .collect::<Result<_, _>>()?;
+            let mut args = Vec::new();
+            for a in parts {
+                let (arg, height) = expr_with_height(a, depth)?;
+                inner = inner.max(height);
+                args.push(arg);
+            }
             ExprKind::Call { name, args }
         }
         Rule::index => {
             let mut parts = p.into_inner();
             let name = ident(parts.next().expect("name"));
+            let (index, height) = expr_with_height(parts.next().expect("index"), depth)?;
+            inner = height;
             ExprKind::Index {
                 name,
-                index: Box::new(expr(parts.next().expect("index"), depth + 1)?),
+                index: Box::new(index),
             }
         }
-        Rule::expr => return expr(p, depth + 1),
+        Rule::expr => {
+            // A bracket makes no node, but counts as a level, as it does in the check before parsing.
+            let (e, height) = expr_with_height(p, depth)?;
+            let height = bounded(depth, height + 1, span)?;
+            return Ok((e, height));
+        }
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };
-    Ok(Expr { kind, span })
+    let height = bounded(depth, inner + 1, span)?;
+    Ok((Expr { kind, span }, height))
 }

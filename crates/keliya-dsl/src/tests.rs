@@ -175,3 +175,51 @@ fn random_token_soup_never_panics_and_round_trips_when_it_parses() {
         "the soup should sometimes be a program ({parsed})"
     );
 }
+
+/// Every way a tree grows deep without brackets (a chain of operators, of `not`s, of `-`s, of `else if`s)
+/// is refused past the one depth limit, at the place where it goes too deep, and everything at the limit
+/// parses and prints: the parser builds the chains without recursing per operator.
+#[test]
+fn deep_trees_are_refused_at_one_limit_wherever_they_grow() {
+    let limit = parse::MAX_DEPTH;
+    let chains: [(&str, fn(usize) -> String); 6] = [
+        ("sum", |n| vec!["1"; n + 1].join(" + ")),
+        ("and", |n| vec!["x"; n + 1].join(" and ")),
+        ("not", |n| "not ".repeat(n) + "true"),
+        ("neg", |n| "0 < ".to_string() + &"- ".repeat(n) + "1"),
+        ("call", |n| "f(".repeat(n) + "1" + &")".repeat(n)),
+        ("mixed", |n| {
+            (0..n)
+                .map(|i| if i % 2 == 0 { "not " } else { "- " })
+                .collect::<String>()
+                + "1"
+        }),
+    ];
+    for (what, chain) in chains {
+        // Far too deep: refused with the limit's message, at a place inside the text.
+        let text = chain(8_400);
+        let err = parse_expression(&text).unwrap_err();
+        assert_eq!(
+            err.message,
+            format!("nesting deeper than {limit} levels"),
+            "{what}"
+        );
+        assert!(
+            err.span.start < err.span.end && err.span.end <= text.len(),
+            "{what}"
+        );
+        // Comfortably within it: parsed, and printed back to the same tree.
+        let text = chain(limit / 2);
+        let e = parse_expression(&text).unwrap_or_else(|e| panic!("{what}: {e:?}"));
+        let again = parse_expression(&e.to_string()).expect("printed text parses");
+        assert!(e.same_shape(&again), "{what}");
+    }
+    let elses = |n: usize| "if true {} else ".repeat(n) + "{}";
+    let err = parse_program(&elses(4_000)).unwrap_err();
+    assert_eq!(err.message, format!("nesting deeper than {limit} levels"));
+    roundtrip(&elses(limit / 2 - 2));
+    // Levels add up across kinds: brackets, operators and statements share the limit.
+    let nested = "if true { ".repeat(40) + &"(1 + ".repeat(50) + "1" + &")".repeat(50);
+    let deep = nested.clone() + &" + 1".repeat(limit) + " > 0 { x = 1 }" + &" }".repeat(40);
+    assert!(parse_program(&deep).is_err());
+}

@@ -12,5 +12,5 @@ pub mod state_json;
 pub use dice::Dice;
 pub use simulate::{
     Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate,
-    simulate_range, simulate_records, trace_failure,
+    simulate_each, simulate_records, trace_failure,
 };

@@ -114,20 +114,90 @@ impl GameRecord {
     }
 }
 
-/// Writes records as JSON Lines, atomically (temporary file, flush, sync, rename).
+/// Writes records as JSON Lines, atomically (see [`RecordWriter`]).
 pub fn write_records(path: &Path, records: &[GameRecord]) -> std::io::Result<()> {
-    let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
-    {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        for r in records {
-            let line = serde_json::to_string(&r.to_json()).expect("records serialise");
-            f.write_all(line.as_bytes())?;
-            f.write_all(b"\n")?;
-        }
+    let mut writer = RecordWriter::create(path)?;
+    for r in records {
+        writer.write(r)?;
+    }
+    writer.finish()
+}
+
+/// A record file being written, one game at a time, so that a run of any length holds no more than the
+/// games in hand. The lines go to a temporary file beside `path`, made new (never one that stood there
+/// before, never through a link); [`RecordWriter::finish`] flushes and syncs it and renames it over
+/// `path`. Whatever fails before that (a full disk, a game that fails, a dropped writer) removes the
+/// temporary file and leaves `path` as it was.
+pub struct RecordWriter {
+    path: std::path::PathBuf,
+    tmp: std::path::PathBuf,
+    file: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl RecordWriter {
+    /// Refuses a `path` that stands and is not a regular file (a link, a folder, a FIFO, a device), which
+    /// the rename would replace: only a regular file is ever replaced.
+    pub fn create(path: &Path) -> std::io::Result<Self> {
+        refuse_unless_regular(path)?;
+        let tmp = path.with_extension(format!("{}.tmp", std::process::id()));
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        Ok(RecordWriter {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(std::io::BufWriter::new(file)),
+        })
+    }
+
+    /// Appends one game, as one line.
+    pub fn write(&mut self, record: &GameRecord) -> std::io::Result<()> {
+        let f = self.file.as_mut().expect("not finished");
+        let line = serde_json::to_string(&record.to_json()).expect("records serialise");
+        f.write_all(line.as_bytes())?;
+        f.write_all(b"\n")
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        let mut f = self.file.take().expect("finished once");
         f.flush()?;
         f.get_ref().sync_all()?;
+        drop(f);
+        // Looked at again: something may have been put at `path` while the games ran.
+        refuse_unless_regular(&self.path)?;
+        std::fs::rename(&self.tmp, &self.path)
     }
-    std::fs::rename(&tmp, path)
+}
+
+impl Drop for RecordWriter {
+    /// The temporary file goes with a writer that did not finish, or whose rename failed.
+    fn drop(&mut self) {
+        self.file = None;
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
+/// An error unless nothing stands at `path` or a regular file does (a link is not followed).
+fn refuse_unless_regular(path: &Path) -> std::io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.file_type().is_file() => Err(std::io::Error::other(format!(
+            "not a regular file ({}); a record replaces only a regular file",
+            kind_of(&m.file_type())
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn kind_of(t: &std::fs::FileType) -> &'static str {
+    if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_dir() {
+        "a folder"
+    } else {
+        "a device, FIFO or socket"
+    }
 }
 
 /// Reads a JSON Lines record file; a line that is not a record is an error naming its line.
@@ -200,4 +270,45 @@ pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
         ));
     }
     Ok(states)
+}
+
+#[cfg(test)]
+mod writer_tests {
+    use super::*;
+
+    fn temporary_files(dir: &Path) -> Vec<String> {
+        std::fs::read_dir(dir)
+            .expect("readable")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    }
+
+    /// A writer that does not finish, or whose rename is refused, takes its temporary file with it and
+    /// leaves the file it was to replace as it was.
+    #[test]
+    fn a_failed_write_leaves_no_temporary_file_and_the_old_file_whole() {
+        let dir = std::env::temp_dir().join(format!("keliya-writer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("games.jsonl");
+        std::fs::write(&path, "old\n").expect("written");
+        let record = GameRecord::default();
+        {
+            let mut w = RecordWriter::create(&path).expect("created");
+            w.write(&record).expect("written");
+            assert_eq!(temporary_files(&dir).len(), 1);
+        }
+        assert!(temporary_files(&dir).is_empty());
+        assert_eq!(std::fs::read_to_string(&path).expect("kept"), "old\n");
+        // Something that is not a regular file put in its place while the games ran: refused too.
+        let mut w = RecordWriter::create(&path).expect("created");
+        w.write(&record).expect("written");
+        std::fs::remove_file(&path).expect("removed");
+        std::fs::create_dir(&path).expect("a folder in its place");
+        assert!(w.finish().is_err());
+        assert!(temporary_files(&dir).is_empty());
+        assert!(path.is_dir());
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }

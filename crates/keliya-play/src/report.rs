@@ -141,15 +141,7 @@ pub fn shard_json(
     games_total: u64,
 ) -> Value {
     let mut v = run_json(game, stats, meta);
-    let mut lengths: Vec<u32> = stats.plies.clone();
-    lengths.sort_unstable();
-    let mut counted: Vec<[u64; 2]> = Vec::new();
-    for p in lengths {
-        match counted.last_mut() {
-            Some([q, c]) if *q == p as u64 => *c += 1,
-            _ => counted.push([p as u64, 1]),
-        }
-    }
+    let counted: Vec<[u64; 2]> = stats.plies.iter().map(|(&p, &n)| [p as u64, n]).collect();
     v["shard"] = json!({
         "index": shard.index,
         "of": shard.of,
@@ -243,7 +235,7 @@ pub fn merge_shards(parts: &[Value]) -> Result<Value, String> {
         for [plies, n] in pairs {
             let plies = u32::try_from(plies)
                 .map_err(|_| format!("part {}: a game length out of range", i + 1))?;
-            stats.plies.extend(std::iter::repeat_n(plies, n as usize));
+            *stats.plies.entry(plies).or_default() += n;
         }
         stats.total_captures += v["shard"]["total_captures"].as_u64().unwrap_or(0);
         if let Some(endings) = v["endings"].as_object() {
@@ -258,7 +250,7 @@ pub fn merge_shards(parts: &[Value]) -> Result<Value, String> {
         threads += v["threads"].as_u64().unwrap_or(0);
         rate += v["games_per_sec"].as_f64().unwrap_or(0.0);
     }
-    if stats.games != games_total || stats.plies.len() as u64 != games_total {
+    if stats.games != games_total || stats.plies.values().sum::<u64>() != games_total {
         return Err(format!(
             "the shards hold {} games, where the run has {games_total}",
             stats.games

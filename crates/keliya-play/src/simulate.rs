@@ -271,7 +271,8 @@ pub struct SimulationStats {
     pub wins: Vec<u64>,
     pub draws: u64,
     pub capped: u64,
-    pub plies: Vec<u32>,
+    /// Games by length in plies: as many entries as lengths seen, however many games.
+    pub plies: std::collections::BTreeMap<u32, u64>,
     pub total_captures: u64,
     /// Games per ending (end condition, rule or cap name), in first-seen order.
     pub endings: Vec<(String, u64)>,
@@ -280,37 +281,52 @@ pub struct SimulationStats {
 impl SimulationStats {
     /// The statistics of `games`, their wins counted by `sides` ([`Game::sides`]).
     pub fn from_summaries(games: &[GameSummary], seed: u64, sides: &[Side]) -> Self {
-        let mut stats = SimulationStats {
-            games: games.len() as u64,
+        let mut stats = SimulationStats::new(seed, sides);
+        for g in games {
+            stats.add(g, sides);
+        }
+        stats
+    }
+
+    /// The statistics of no game yet, to [`add`](Self::add) games to one by one.
+    pub fn new(seed: u64, sides: &[Side]) -> Self {
+        SimulationStats {
             seed,
             wins: vec![0; sides.len()],
             ..Default::default()
-        };
-        for g in games {
-            match g.winner {
-                Some(w) => {
-                    if let Some(side) = sides.iter().position(|s| s.players.contains(&w)) {
-                        stats.wins[side] += 1;
-                    }
-                }
-                None => stats.draws += 1,
-            }
-            stats.capped += g.capped as u64;
-            stats.plies.push(g.plies);
-            stats.total_captures += g.captures as u64;
-            match stats.endings.iter_mut().find(|(n, _)| *n == g.reason) {
-                Some((_, c)) => *c += 1,
-                None => stats.endings.push((g.reason.clone(), 1)),
-            }
         }
-        stats
+    }
+
+    /// Counts one more game, its win counted by `sides` (those given to [`new`](Self::new)).
+    pub fn add(&mut self, g: &GameSummary, sides: &[Side]) {
+        self.games += 1;
+        match g.winner {
+            Some(w) => {
+                if let Some(side) = sides.iter().position(|s| s.players.contains(&w)) {
+                    self.wins[side] += 1;
+                }
+            }
+            None => self.draws += 1,
+        }
+        self.capped += g.capped as u64;
+        *self.plies.entry(g.plies).or_default() += 1;
+        self.total_captures += g.captures as u64;
+        match self.endings.iter_mut().find(|(n, _)| *n == g.reason) {
+            Some((_, c)) => *c += 1,
+            None => self.endings.push((g.reason.clone(), 1)),
+        }
     }
 
     pub fn mean_plies(&self) -> f64 {
         if self.games == 0 {
             0.0
         } else {
-            self.plies.iter().map(|&p| p as f64).sum::<f64>() / self.games as f64
+            // Whole numbers: the sum is exact in any order.
+            self.plies
+                .iter()
+                .map(|(&p, &n)| p as f64 * n as f64)
+                .sum::<f64>()
+                / self.games as f64
         }
     }
 
@@ -324,13 +340,20 @@ impl SimulationStats {
 
     /// The q-quantile of game length (nearest rank).
     pub fn plies_quantile(&self, q: f64) -> u32 {
-        let mut v = self.plies.clone();
-        if v.is_empty() {
+        let n: u64 = self.plies.values().sum();
+        if n == 0 {
             return 0;
         }
-        v.sort_unstable();
-        let i = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
-        v[i]
+        // The rank, counted from 1, of the game whose length is the quantile.
+        let rank = ((q * n as f64).ceil() as u64).clamp(1, n);
+        let mut seen = 0;
+        for (&p, &k) in &self.plies {
+            seen += k;
+            if seen >= rank {
+                return p;
+            }
+        }
+        unreachable!("the rank is at most the number of games")
     }
 }
 
@@ -351,6 +374,7 @@ pub fn wilson(k: u64, n: u64) -> (f64, f64) {
 /// Plays `games` games, game `i` seeded from (`seed`, `i`) with fresh agents from `agent_specs` (one per
 /// seat, repeated if fewer). Games run on `threads` threads; records come back in game order, so the output
 /// does not depend on the thread count. `progress` is called from worker threads as games finish.
+/// Holds every record: for many games, [`simulate_each`].
 pub fn simulate_records(
     game: &Game,
     games: u64,
@@ -360,12 +384,33 @@ pub fn simulate_records(
     detail: Detail,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRecord>, RunError> {
-    simulate_range(game, 0..games, seed, agent_specs, threads, detail, progress)
+    let mut records = Vec::new();
+    simulate_each(
+        game,
+        0..games,
+        seed,
+        agent_specs,
+        threads,
+        detail,
+        progress,
+        &mut |r| {
+            records.push(r);
+            Ok(())
+        },
+    )?;
+    Ok(records)
 }
 
-/// [`simulate_records`] of the games numbered `games` of a run seeded `seed` (a shard of the run:
-/// [`crate::report::shard_range`]): game `i` plays as it would in the whole run.
-pub fn simulate_range(
+/// Games played at once per thread by [`simulate_each`]: enough to keep the threads busy, few enough
+/// that the records in hand stay a small, fixed number whatever the number of games.
+const BATCH_PER_THREAD: u64 = 64;
+
+/// [`simulate_records`] of the games numbered `games` (all of a run's, `0..N`, or a shard's block of
+/// them: [`crate::report::shard_range`]; game `i` plays as it does in the whole run), handing each record
+/// to `each` in game order as soon as the games before it are done, so memory does not grow with the
+/// number of games. An error from `each` (a record that cannot be written) stops the run.
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_each(
     game: &Game,
     games: std::ops::Range<u64>,
     seed: u64,
@@ -373,7 +418,8 @@ pub fn simulate_range(
     threads: usize,
     detail: Detail,
     progress: &(dyn Fn() + Sync),
-) -> Result<Vec<GameRecord>, RunError> {
+    each: &mut dyn FnMut(GameRecord) -> Result<(), String>,
+) -> Result<(), RunError> {
     fresh_agents(agent_specs).map_err(RunError::Setup)?;
     // The lowest game known to have failed: games after it are not started, games before it still
     // run, so the error reported is the first game's that fails, however the games were scheduled.
@@ -400,24 +446,30 @@ pub fn simulate_range(
         .num_threads(threads.max(1))
         .build()
         .map_err(|e| RunError::Setup(e.to_string()))?;
-    let played: Vec<_> = pool.install(|| games.clone().into_par_iter().map(play_one).collect());
-    let mut records = Vec::with_capacity(played.len());
-    for (i, game_played) in games.zip(played) {
-        match game_played {
-            Some(Ok(record)) => records.push(record),
-            Some(Err(error)) => {
-                let failure = trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail);
-                return Err(RunError::Game {
-                    game: i,
-                    error,
-                    failure: failure.map(Box::new),
-                });
+    let batch = BATCH_PER_THREAD * threads.max(1) as u64;
+    let mut start = games.start;
+    while start < games.end {
+        let end = start.saturating_add(batch).min(games.end);
+        let played: Vec<_> = pool.install(|| (start..end).into_par_iter().map(play_one).collect());
+        for (i, game_played) in (start..end).zip(played) {
+            match game_played {
+                Some(Ok(record)) => each(record).map_err(RunError::Output)?,
+                Some(Err(error)) => {
+                    let failure =
+                        trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail);
+                    return Err(RunError::Game {
+                        game: i,
+                        error,
+                        failure: failure.map(Box::new),
+                    });
+                }
+                // Only after a game that failed, which ends the loop first.
+                None => {}
             }
-            // Only after a game that failed, which ends the loop first.
-            None => {}
         }
+        start = end;
     }
-    Ok(records)
+    Ok(())
 }
 
 /// Why [`simulate_records`] stopped.
@@ -425,6 +477,8 @@ pub fn simulate_range(
 pub enum RunError {
     /// An agent's text does not parse, or the threads could not be started.
     Setup(String),
+    /// What was done with a finished game's record failed (writing it down).
+    Output(String),
     /// A rule failed in game `game` of the run (the first game that failed), at `failure` (found by
     /// playing the game again, alone; games are deterministic, so it fails again, but should it not,
     /// `None`).
@@ -438,7 +492,7 @@ pub enum RunError {
 impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            RunError::Setup(message) => f.write_str(message),
+            RunError::Setup(message) | RunError::Output(message) => f.write_str(message),
             RunError::Game { game, error, .. } => write!(f, "game {game}: {error}"),
         }
     }

@@ -35,16 +35,21 @@ pub struct Unreadable {
     pub at: usize,
 }
 
+/// Whether a ruleset is named by a path (it ends in `.yaml` or `.yml`, or starts with `.` or `/`) rather
+/// than by a name.
+pub fn looks_like_path(what: &str) -> bool {
+    what.ends_with(".yaml")
+        || what.ends_with(".yml")
+        || what.starts_with('.')
+        || what.starts_with('/')
+}
+
 impl Catalog {
     /// `what` is a path to a file, or a ruleset name such as `my-game` or `lib/hunt`.
     /// `near` is the folder of the file that asks (for `extends`), searched first.
     pub fn find(&self, what: &str, near: Option<&Path>) -> Option<Found> {
         let as_path = Path::new(what);
-        let looks_like_path = what.ends_with(".yaml")
-            || what.ends_with(".yml")
-            || what.starts_with('.')
-            || what.starts_with('/');
-        if looks_like_path {
+        if looks_like_path(what) {
             let name = as_path
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -57,11 +62,18 @@ impl Catalog {
             return Some(read(name, path));
         }
         let file = format!("{what}.yaml");
-        // The asking file's folder and a few above it (a variant in `rulesets/game/` extends `game`).
-        let mut dirs: Vec<&Path> = near
-            .map(|n| n.ancestors().take(3).collect())
-            .unwrap_or_default();
-        dirs.extend(self.dirs.iter().map(PathBuf::as_path));
+        // The asking file's folder and the two above it (a variant in `rulesets/game/` extends `game`),
+        // the same folders however the asking file's path was typed (`sub/c.yaml` or, from `sub`,
+        // `c.yaml`).
+        let mut dirs: Vec<PathBuf> = Vec::new();
+        if let Some(n) = near {
+            let mut dir: PathBuf = n.components().collect();
+            for _ in 0..3 {
+                let above = up(&dir);
+                dirs.push(std::mem::replace(&mut dir, above));
+            }
+        }
+        dirs.extend(self.dirs.iter().cloned());
         for dir in dirs {
             let p = dir.join(&file);
             if p.is_file() {
@@ -118,8 +130,49 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, PathBuf)>) {
     }
 }
 
+/// The folder above `dir`, written as `dir` is: `a/b` gives `a`, `a` gives the empty path (the current
+/// folder), which gives `..`; `..` gives `../..`; the root stays the root.
+fn up(dir: &Path) -> PathBuf {
+    use std::path::Component;
+    match dir.components().next_back() {
+        Some(Component::Normal(_)) => dir.parent().map(Path::to_path_buf).unwrap_or_default(),
+        Some(Component::ParentDir) | None | Some(Component::CurDir) => dir.join(".."),
+        Some(Component::RootDir | Component::Prefix(_)) => dir.to_path_buf(),
+    }
+}
+
+/// A ruleset file's bytes. Only a regular file is read: a FIFO with no writer would block for ever and a
+/// device such as `/dev/zero` never ends, and neither is a ruleset. A file over the size limit is
+/// refused by its size, unread, and one that grows while it is read is read no further than the limit.
+fn read_file(path: &Path) -> Result<Vec<u8>, (String, Option<String>)> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| (format!("cannot read file: {e}"), None);
+    let meta = std::fs::metadata(path).map_err(cannot)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file (a FIFO, a device or a socket)"
+        };
+        return Err((
+            format!("cannot read file: {what}"),
+            Some("a ruleset is a YAML text file".into()),
+        ));
+    }
+    let limit = crate::yaml::MAX_FILE_BYTES as u64;
+    if meta.len() > limit {
+        let (message, hint) = crate::yaml::too_large(meta.len());
+        return Err((message, Some(hint.into())));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    Ok(bytes)
+}
+
 fn read(name: String, path: PathBuf) -> Found {
-    let text = match std::fs::read(&path) {
+    let text = match read_file(&path) {
         Ok(bytes) => String::from_utf8(bytes).map_err(|e| {
             let bad = e.utf8_error().valid_up_to();
             let bytes = e.into_bytes();
@@ -137,9 +190,9 @@ fn read(name: String, path: PathBuf) -> Found {
                 text: printable(&String::from_utf8_lossy(&bytes)),
             }
         }),
-        Err(e) => Err(Unreadable {
-            message: format!("cannot read file: {e}"),
-            hint: None,
+        Err((message, hint)) => Err(Unreadable {
+            message,
+            hint,
             text: String::new(),
             at: 0,
         }),

@@ -56,14 +56,35 @@ impl Sources {
     pub fn find(&self, path: &str) -> Option<FileId> {
         self.files.iter().position(|(p, _)| p == path)
     }
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset. A line ends with LF, CRLF or a lone CR,
+    /// as YAML reads it.
     pub fn line_col(&self, f: FileId, offset: usize) -> (usize, usize) {
         let text = self.text(f);
         let offset = floor_char_boundary(text, offset.min(text.len()));
         let before = &text[..offset];
-        let line = before.matches('\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let lone_crs = before
+            .match_indices('\r')
+            .filter(|&(i, _)| !text[i + 1..].starts_with('\n'));
+        let line = before.matches('\n').count() + lone_crs.count() + 1;
+        let line_start = before.rfind(['\n', '\r']).map_or(0, |i| i + 1);
         (line, text[line_start..offset].chars().count() + 1)
+    }
+    /// The text of 1-based line `n` of a file, without its line end (LF, CRLF or a lone CR).
+    pub fn line(&self, f: FileId, n: usize) -> Option<&str> {
+        let text = self.text(f);
+        if text.is_empty() {
+            return None;
+        }
+        // As `str::lines`: a line end at the very end starts no further line.
+        let text = ["\r\n", "\n", "\r"]
+            .iter()
+            .find_map(|end| text.strip_suffix(end))
+            .unwrap_or(text);
+        let mut lines = text.split('\n').flat_map(|l| {
+            let l = l.strip_suffix('\r').unwrap_or(l);
+            l.split('\r')
+        });
+        lines.nth(n.checked_sub(1)?)
     }
     /// `path:line:col: error: message` (and the hint on the next line), without the source excerpt.
     pub fn short(&self, d: &Diagnostic) -> String {

@@ -10,7 +10,7 @@ mod load;
 mod lower;
 mod yaml;
 
-pub use catalog::{Catalog, Found, Origin, Unreadable};
+pub use catalog::{Catalog, Found, Origin, Unreadable, looks_like_path};
 pub use diag::{Diagnostic, FileId, Loc, Sources};
 pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load, load_as_written};
 pub use lower::TOP_KEYS;

@@ -61,14 +61,8 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
         end: 0,
     };
     if text.len() > MAX_FILE_BYTES {
-        return Err(Diagnostic::new(
-            whole,
-            format!(
-                "file is {} bytes; a ruleset may have at most {MAX_FILE_BYTES}",
-                text.len()
-            ),
-        )
-        .hint("rulesets are small: use board generators and `extends` rather than long lists"));
+        let (message, hint) = too_large(text.len() as u64);
+        return Err(Diagnostic::new(whole, message).hint(hint));
     }
     if let Some(i) = text.find('\0') {
         return Err(Diagnostic::new(
@@ -81,23 +75,14 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
         )
         .hint("a ruleset is a UTF-8 YAML text file"));
     }
+    // Lines end with LF, CRLF or a lone CR (old Mac files), as YAML reads them.
     if text.trim().is_empty()
         || text
-            .lines()
+            .split(['\n', '\r'])
             .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
     {
         return Err(Diagnostic::new(whole, "file is empty")
             .hint("a ruleset needs at least `title:` and `players:`; see docs/ruleset-format.md"));
-    }
-    if let Some(at) = too_deep(text) {
-        return Err(Diagnostic::new(
-            Loc {
-                file,
-                start: at,
-                end: at + 1,
-            },
-            format!("nesting deeper than {MAX_DEPTH} levels"),
-        ));
     }
     let mut budget = serde_saphyr::Budget::default();
     // Tight limits: an alias bomb or a flood of events is refused quickly with bounded memory.
@@ -105,7 +90,7 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
     budget.max_aliases = 1_000;
     budget.max_anchors = 1_000;
     budget.max_recorded_anchor_events = 10_000;
-    budget.max_depth = MAX_DEPTH + 8;
+    budget.max_depth = MAX_DEPTH;
     budget.max_nodes = 200_000;
     budget.max_total_scalar_bytes = 4 * MAX_FILE_BYTES;
     let mut options = serde_saphyr::Options::default();
@@ -140,6 +125,14 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
     }
 }
 
+/// The message and hint for a file of `bytes` bytes, over [`MAX_FILE_BYTES`].
+pub(crate) fn too_large(bytes: u64) -> (String, &'static str) {
+    (
+        format!("file is {bytes} bytes; a ruleset may have at most {MAX_FILE_BYTES}"),
+        "rulesets are small: use board generators and `extends` rather than long lists",
+    )
+}
+
 /// serde-saphyr's message includes its own excerpt; keep the first line, without the position it repeats.
 /// A breached budget is printed by serde-saphyr as a Rust debug value; say in words which limit it was.
 fn clean_message(msg: &str) -> (String, Option<String>) {
@@ -162,7 +155,8 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
                  write the values out, or use `extends`",
             ),
             "Depth" => (
-                "nesting too deep",
+                // MAX_DEPTH: only the collections count, never a bracket in text or a comment.
+                "nesting deeper than 32 levels",
                 "a ruleset nests a few levels; flatten the structure",
             ),
             _ => (
@@ -171,6 +165,14 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
             ),
         };
         return (format!("YAML: {what}"), Some(hint.to_string()));
+    }
+    // The parser's own guard against runaway recursion, met before the depth budget in a long run of
+    // unclosed brackets: the same limit to the reader.
+    if first.starts_with("recursion limit exceeded") {
+        return (
+            format!("YAML: nesting deeper than {MAX_DEPTH} levels"),
+            Some("a ruleset nests a few levels; flatten the structure".into()),
+        );
     }
     if first.starts_with("multiple YAML documents") {
         return (
@@ -210,32 +212,6 @@ fn offset_of(text: &str, line: u64, col: u64) -> usize {
         off += l.len();
     }
     text.len()
-}
-
-/// Counts indentation-free nesting of flow collections and indentation depth, cheaply, before parsing.
-fn too_deep(text: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, c) in text.char_indices() {
-        match c {
-            '[' | '{' => {
-                depth += 1;
-                if depth > MAX_DEPTH {
-                    return Some(i);
-                }
-            }
-            ']' | '}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    let mut off = 0;
-    for line in text.split_inclusive('\n') {
-        let indent = line.len() - line.trim_start_matches([' ', '-']).len();
-        if indent > MAX_DEPTH * 4 && !line.trim().is_empty() {
-            return Some(off + indent);
-        }
-        off += line.len();
-    }
-    None
 }
 
 enum Raw {
