@@ -1,4 +1,4 @@
-//! Pancha Keliya: a scenario test (or more) per rule of the brief `../shared/rules/pancha-keliya.md`
+//! Pancha Keliya: a scenario test (or more) per rule of `docs/rules/pancha-keliya.md`
 //! (PK-0 .. PK-17, the questions PK-Q1 .. PK-Q20) and the variants in `rulesets/pancha-keliya/`.
 //!
 //! Positions are written as state files. Team A's route: WA (0), T0..T4 (1-5), T5 (6), S1..S4 (7-10),
@@ -42,7 +42,7 @@ fn with_params(name: &str, params: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// A delta of the canonical ruleset for a question of the brief: it extends `pancha-keliya` directly, and
+/// A delta of the canonical ruleset for an open question: it extends `pancha-keliya` directly, and
 /// its description and sources name the question it answers.
 fn assert_delta_for(name: &str, question: &str) {
     let c = compile(name);
@@ -127,7 +127,7 @@ fn pk1_biased_shells_are_a_one_line_delta_with_binomial_probabilities() {
         let want = binomial(6, k as u32, 0.524);
         assert!((p - want).abs() < 1e-12, "P({name}) = {p}, want {want}");
     }
-    // cowries.md, section 4: the row for n = 6, p = 0.524.
+    // The binomial row for n = 6, p = 0.524.
     let table = [0.0116, 0.0768, 0.2114, 0.3103, 0.2562, 0.1128, 0.0207];
     for ((_, _, p, _), t) in got.iter().zip(table) {
         assert!((p - t).abs() < 5e-5);

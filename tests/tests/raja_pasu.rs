@@ -1,11 +1,11 @@
-//! Raja Pasu and Raja Pasu Mandiri: scenario tests for every rule of the brief
-//! `../shared/rules/raja-pasu.md` (RP-1 .. RP-11, the defaults RP-Q1 .. RP-Q10 and their alternative files,
-//! the termination rules of section 4, the Mandiri rules of section 6 with MD-Q1 .. MD-Q8), and seeded random
-//! matches of both rulesets. Expected boards of the longer sowings were worked out by hand and checked with
-//! a separate throw-away implementation of section 3.2.
+//! Raja Pasu and Raja Pasu Mandiri: scenario tests for every rule of `docs/rules/raja-pasu.md`
+//! (RP-1 .. RP-11, the defaults RP-Q1 .. RP-Q10 and their alternative files, the termination rules
+//! RP-12 .. RP-14, the Mandiri rules MD-1 .. MD-8 with MD-Q1 .. MD-Q8), and seeded random matches of both
+//! rulesets. Expected boards of the longer sowings were worked out by hand and checked with a separate
+//! throw-away implementation of one move.
 //!
-//! Holes are numbered as in the brief: 0-6 South's row from his left (sites r1h1 .. r1h7), 7-13 North's row
-//! from his left (r2h7 .. r2h1); hole `i` is opposite `13 - i`; sowing runs 0, 1, .., 13, 0.
+//! Holes are numbered as in `docs/rules/raja-pasu.md`: 0-6 South's row from his left (sites r1h1 ..
+//! r1h7), 7-13 North's row from his left (r2h7 .. r2h1); hole `i` is opposite `13 - i`; sowing runs 0, 1, .., 13, 0.
 
 use keliya_engine::{Game, Reason, State};
 use keliya_play::Dice;
@@ -721,7 +721,7 @@ fn rp_q9_the_reserve_decides_the_round_and_the_alternative_counts_the_rounds_gai
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Section 4: termination. RP-Q10 is the loop guard's outcome.
+// RP-12 .. RP-14: termination. RP-Q10 is the loop guard's outcome.
 
 /// Fifteen counters, every hole open: South's move from hole 2 relays for ever. The configuration before
 /// the 78th pick-up (board, hole 4 about to be taken up) was met before in the move.
@@ -823,7 +823,7 @@ fn termination_a_position_met_a_third_time_ends_the_round_at_the_cap() {
     assert_eq!(board(&s)[0], 2, "the first position, for the third time");
     assert_eq!(s.moves(), ["end of round"]);
     s.play("end of round");
-    // Section 4.2: each takes the counters in his own row; the player to move (South) starts.
+    // RP-13: each takes the counters in his own row; the player to move (South) starts.
     assert_eq!(s.var("round_caps", None), 1);
     assert_eq!(s.var("rounds_won", Some("south")), 1, "52 against 46");
     assert_eq!(s.to_move(), "south");
@@ -878,7 +878,7 @@ fn rp7_an_empty_row_ends_the_round_by_the_rule_of_play_even_at_the_caps() {
     assert_eq!(s.var("round_caps", None), 0, "no cap ended the round");
     assert_eq!((store(&s, "south"), store(&s, "north")), (60 - 49, 38 - 35));
     assert_eq!(s.to_move(), "north", "the remainder taker starts (RP-10)");
-    // The same position met a third time (the repetition cap of section 4.2): RP-7 again.
+    // The same position met a third time (the repetition cap of RP-13): RP-7 again.
     let mut s = Scenario::at(RP, seen_twice(south_stuck(60, 35)));
     s.play("end of round");
     assert_eq!(s.var("round_caps", None), 0, "no cap ended the round");
@@ -924,7 +924,7 @@ fn invariant_counters_are_conserved_after_every_drop() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Raja Pasu Mandiri (section 6)
+// Raja Pasu Mandiri (MD-1 .. MD-8)
 
 const RAJA_HOLES: [usize; 6] = [2, 3, 4, 9, 10, 11];
 const MANDIRI_HOLES: [usize; 4] = [5, 6, 7, 8];
@@ -1612,7 +1612,7 @@ fn random_matches_conserve_the_counters_and_rarely_end_by_a_cap() {
 }
 
 #[test]
-fn every_rule_id_of_the_brief_has_a_row_in_the_doc_naming_tests_that_exist() {
+fn every_rule_id_has_a_row_in_the_doc_naming_tests_that_exist() {
     let root = keliya_tests::root();
     let doc = std::fs::read_to_string(root.join("docs/rules/raja-pasu.md")).unwrap();
     let tests = std::fs::read_to_string(root.join("tests/tests/raja_pasu.rs")).unwrap();
@@ -1622,14 +1622,15 @@ fn every_rule_id_of_the_brief_has_a_row_in_the_doc_naming_tests_that_exist() {
         .chain((1..=8).map(|i| format!("MD-Q{i}")))
         .collect();
     for id in ids {
-        let row = doc
+        // The id's rows: the rule or question itself, and the table of its ruleset entries and tests.
+        let rows: Vec<&str> = doc
             .lines()
-            .find(|l| l.starts_with(&format!("| {id} |")) || l.starts_with(&format!("| {id} /")))
-            .unwrap_or_else(|| panic!("docs/rules/raja-pasu.md has no row for {id}"));
-        let named: Vec<&str> = row
-            .split('`')
-            .skip(1)
-            .step_by(2)
+            .filter(|l| l.starts_with(&format!("| {id} |")) || l.starts_with(&format!("| {id} /")))
+            .collect();
+        assert!(!rows.is_empty(), "docs/rules/raja-pasu.md has no row for {id}");
+        let named: Vec<&str> = rows
+            .iter()
+            .flat_map(|row| row.split('`').skip(1).step_by(2))
             .filter(|n| {
                 ["rp", "md_", "termination_", "invariant_", "random_"]
                     .iter()
