@@ -510,7 +510,14 @@ fn keq11_delta_is_a_delta_for_the_question() {
     assert_eq!(c.info.chain.len(), 2, "{:?}", c.info.chain);
     assert!(c.info.chain[1].ends_with("kerala.yaml"));
     assert!(c.info.description.contains("KE-Q11"));
-    assert!(c.info.sources.iter().any(|s| s.contains("KE-Q11")));
+    let answer = |info: &keliya_rules::RulesetInfo| {
+        info.choices
+            .iter()
+            .find(|(id, _)| id == "KE-Q11")
+            .map(|(_, text)| text.clone())
+    };
+    assert!(answer(&c.info).unwrap().contains("throw-off"));
+    assert_ne!(answer(&c.info), answer(&compile("kerala").info));
 }
 
 #[test]

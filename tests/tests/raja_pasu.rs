@@ -1627,7 +1627,10 @@ fn every_rule_id_has_a_row_in_the_doc_naming_tests_that_exist() {
             .lines()
             .filter(|l| l.starts_with(&format!("| {id} |")) || l.starts_with(&format!("| {id} /")))
             .collect();
-        assert!(!rows.is_empty(), "docs/rules/raja-pasu.md has no row for {id}");
+        assert!(
+            !rows.is_empty(),
+            "docs/rules/raja-pasu.md has no row for {id}"
+        );
         let named: Vec<&str> = rows
             .iter()
             .flat_map(|row| row.split('`').skip(1).step_by(2))

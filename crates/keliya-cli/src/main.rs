@@ -77,12 +77,12 @@ enum Command {
         #[arg(required = true)]
         rulesets: Vec<String>,
     },
-    /// Print the rules in words, after inheritance: each rule with its id, the choices made on open
-    /// questions, and the references.
+    /// Print the rules in words, after inheritance: each rule with its id, the choices on open questions,
+    /// the references.
     Show {
         /// A ruleset name or path.
         ruleset: String,
-        /// Print the rules as the engine runs them (rules-language text, with each rule's source) instead.
+        /// Print the rules as the engine runs them instead: each rule's source, condition and body.
         #[arg(long)]
         code: bool,
         /// Print the merged YAML tree the engine runs (parent plus deltas) instead.

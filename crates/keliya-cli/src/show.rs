@@ -268,7 +268,7 @@ fn players_and_teams(out: &mut String, c: &Compiled) {
 
 /// The rules as a player reads them: description, players, each rule in words with its id, the choices
 /// made on open questions, and the references.
-fn words(c: &Compiled) -> String {
+fn words(what: &str, c: &Compiled) -> String {
     let info = &c.info;
     let mut out = String::new();
     out.push_str(&format!("{} ({})\n", info.title, info.name));
@@ -288,8 +288,7 @@ fn words(c: &Compiled) -> String {
         }
     }
     out.push_str(&format!(
-        "\nThe rules as the engine runs them: keliya show {} --code\n",
-        info.name
+        "\nThe rules as the engine runs them: keliya show {what} --code\n"
     ));
     out
 }
@@ -352,7 +351,7 @@ pub(crate) fn show(what: &str, resolved: bool, code: bool, json: bool) -> Result
     } else if code {
         out!("{}", crate::code_text(&c));
     } else {
-        out!("{}", words(&c));
+        out!("{}", words(what, &c));
     }
     Ok(())
 }
