@@ -92,16 +92,18 @@ fn workshop_words() -> Vec<String> {
         .flat_map(|d| [format!("{seed} 00{d}"), format!("{seed}-00{d}")])
         .collect();
     words.push(format!("{seed}s/"));
+    // Assembled, so that this file does not match them itself.
+    let (brief, customer) = ("brief", "customer");
     for w in [
-        "the brief",
-        "a brief",
-        "brief's",
-        "brief:",
-        "briefs",
-        "the customer",
-        "customer's",
+        format!("the {brief}"),
+        format!("a {brief}"),
+        format!("{brief}'s"),
+        format!("{brief}:"),
+        format!("{brief}s"),
+        format!("the {customer}"),
+        format!("{customer}'s"),
     ] {
-        words.push(w.to_string());
+        words.push(w);
     }
     words
 }
@@ -329,6 +331,6 @@ fn the_patterns_find_what_they_are_for() {
     assert!(found(&format!("/home{}", "/me/x.yaml"), &paths));
     assert!(!found("rulesets/raja-pasu.yaml, ../games/x.yaml", &paths));
     assert!(found(&format!("as Seed {} says", "001"), &words));
-    assert!(found(&format!("the Brief{}", "'s default"), &words));
+    assert!(found(&format!("the {}f's default", "Brie"), &words));
     assert!(!found("--seed 0 --games 300; briefly", &words));
 }
