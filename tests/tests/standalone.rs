@@ -334,3 +334,28 @@ fn the_patterns_find_what_they_are_for() {
     assert!(found(&format!("the {}f's default", "Brie"), &words));
     assert!(!found("--seed 0 --games 300; briefly", &words));
 }
+
+#[test]
+fn every_rule_of_every_bundled_ruleset_cites_its_rule_ids() {
+    let mut missing = Vec::new();
+    for rel in ruleset_files() {
+        let name = rel
+            .strip_prefix("rulesets")
+            .unwrap()
+            .with_extension("")
+            .to_string_lossy()
+            .into_owned();
+        let info = compile(&name).info;
+        for r in info.rules.iter().chain(&info.ends) {
+            let source = r.source.as_deref().unwrap_or_default();
+            if rule_ids(source).is_empty() {
+                missing.push(format!("{name}: {} ({source:?})", r.name));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "each rule's `source:` names the rule ids it implements:\n{}",
+        missing.join("\n")
+    );
+}
