@@ -176,10 +176,10 @@ pub fn hunt_position(
     serde_json::json!({"to_move": to_move, "sites": sites, "vars": {"captures": {"hunter": captures, "prey": 0}}})
 }
 
-/// One row of a brief's board table: point, coordinates, neighbours, leaps (over -> land).
+/// One row of a board table of `docs/rules/`: point, coordinates, neighbours, leaps (over -> land).
 pub type BoardRow<'a> = (&'a str, (f64, f64), &'a [&'a str], &'a [(&'a str, &'a str)]);
 
-/// Checks a board against a table of the brief: point, coordinates, neighbours, leaps (over -> land).
+/// Checks a board against a board table of `docs/rules/`: point, coordinates, neighbours, leaps (over -> land).
 pub fn check_board_table(b: &keliya_board::Board, table: &[BoardRow<'_>]) {
     assert_eq!(
         b.playing_sites().count(),

@@ -1,5 +1,5 @@
-//! Demala diviyan keliya: one scenario test (or more) per rule of the brief
-//! `../shared/rules/demala-diviyan-keliya.md` (DD-1 .. DD-10, the defaults DD-Q1 .. DD-Q10) and per variant
+//! Demala diviyan keliya: one scenario test (or more) per rule of `docs/rules/demala-diviyan-keliya.md`
+//! (DD-1 .. DD-10, the defaults DD-Q1 .. DD-Q10) and per variant
 //! file under `rulesets/demala-diviyan-keliya/`.
 
 use keliya_board::Board;
@@ -97,7 +97,7 @@ fn dd2_the_21_point_board_with_its_lines_and_leaps() {
     assert_eq!(b.edges.len(), 36);
     let leaps: usize = b.playing_sites().map(|s| b.leaps(s).len()).sum();
     assert_eq!(leaps, 54);
-    // The nine straight lines of the brief, section 4: five rays from the apex, four levels.
+    // The nine straight lines of the board: five rays from the apex, four levels.
     assert_eq!(
         lines(b),
         expect_lines(&[
@@ -112,7 +112,7 @@ fn dd2_the_21_point_board_with_its_lines_and_leaps() {
             &["r4c0", "r4c1", "r4c2", "r4c3", "r4c4"],
         ])
     );
-    // The brief's table: point, (x, y), neighbours, leaps (over -> land).
+    // The board table: point, (x, y), neighbours, leaps (over -> land).
     let table: &[Row<'_>] = &[
         (
             "A",
@@ -1132,7 +1132,7 @@ fn dd_q10_no_leap_over_a_leopard() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The 23-point board (brief, section 5)
+// The 23-point board
 
 #[test]
 fn pulijudam_23_board_with_its_lines_and_leaps() {

@@ -1,5 +1,5 @@
-//! Hat diviyan keliya: one scenario test (or more) per rule of the brief, section 6 of
-//! `../shared/rules/demala-diviyan-keliya.md` (HD-1 .. HD-8, HD-Q1 .. HD-Q3, and the draw rules of DD-Q7).
+//! Hat diviyan keliya: one scenario test (or more) per rule of `docs/rules/hat-diviyan-keliya.md`
+//! (HD-1 .. HD-8, HD-Q1 .. HD-Q3, and the draw rules of DD-Q7).
 
 use keliya_tests::{Scenario, compile};
 use serde_json::json;
@@ -34,7 +34,7 @@ fn hd2_the_ten_point_board_with_its_lines_and_leaps() {
     assert_eq!(b.edges.len(), 15);
     let leaps: usize = b.playing_sites().map(|s| b.leaps(s).len()).sum();
     assert_eq!(leaps, 18);
-    // The brief's table: point, coordinates, neighbours, leaps (over -> land).
+    // The board table: point, coordinates, neighbours, leaps (over -> land).
     let table: &[BoardRow<'_>] = &[
         (
             "A",
@@ -455,7 +455,7 @@ fn a_capture_resets_the_quiet_count() {
 
 #[test]
 fn the_quiet_count_starts_once_the_last_leopard_is_down() {
-    // DD-Q7 (for Hat by the same brief): 100 turns without a capture *once all pieces are placed*. A drop,
+    // DD-Q7 (for Hat in the same way): 100 turns without a capture *once all pieces are placed*. A drop,
     // like a capture, restarts the count.
     let mut st = position(&["A"], &["M2", "R2", "L3", "M3", "R3", "R1"], 1, "prey", 0);
     st["quiet_turns"] = json!(99);

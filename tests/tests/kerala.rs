@@ -1,4 +1,4 @@
-//! Kerala: a scenario test (or more) per rule of the brief `../shared/rules/kerala.md` (KE-1 .. KE-11, the
+//! Kerala: a scenario test (or more) per rule of `docs/rules/kerala.md` (KE-1 .. KE-11, the
 //! questions KE-Q1 .. KE-Q13) and the three-player variant.
 //!
 //! Player 1's route: S1 (0), E1.1..E1.5 (1-5), R0 (6), R1..R19 (7-25), R0 again (26, a `p1_lapped`), CT
@@ -510,7 +510,14 @@ fn keq11_delta_is_a_delta_for_the_question() {
     assert_eq!(c.info.chain.len(), 2, "{:?}", c.info.chain);
     assert!(c.info.chain[1].ends_with("kerala.yaml"));
     assert!(c.info.description.contains("KE-Q11"));
-    assert!(c.info.sources.iter().any(|s| s.contains("KE-Q11")));
+    let answer = |info: &keliya_rules::RulesetInfo| {
+        info.choices
+            .iter()
+            .find(|(id, _)| id == "KE-Q11")
+            .map(|(_, text)| text.clone())
+    };
+    assert!(answer(&c.info).unwrap().contains("throw-off"));
+    assert_ne!(answer(&c.info), answer(&compile("kerala").info));
 }
 
 #[test]
@@ -579,7 +586,7 @@ fn keq13_pieces_pass_over_occupied_squares() {
 fn keq1_keq2_a_ring_of_twenty_numbered_clockwise_with_two_lanes_of_five_at_each_corner() {
     let c = compile(KE);
     let b = &c.game().board;
-    // The brief's coordinates (y upwards); a ruleset draws y downwards, so it stores -y.
+    // The layout's coordinates (y upwards); a ruleset draws y downwards, so it stores -y.
     let at = |n: &str| {
         let (x, y) = b.at[b.site(n).unwrap() as usize];
         (x, -y + 0.0)

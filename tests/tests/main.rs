@@ -12,3 +12,4 @@ mod pancha;
 mod raja_pasu;
 mod references;
 mod robustness;
+mod standalone;

@@ -1,4 +1,4 @@
-//! Pancha Keliya: a scenario test (or more) per rule of the brief `../shared/rules/pancha-keliya.md`
+//! Pancha Keliya: a scenario test (or more) per rule of `docs/rules/pancha-keliya.md`
 //! (PK-0 .. PK-17, the questions PK-Q1 .. PK-Q20) and the variants in `rulesets/pancha-keliya/`.
 //!
 //! Positions are written as state files. Team A's route: WA (0), T0..T4 (1-5), T5 (6), S1..S4 (7-10),
@@ -42,8 +42,8 @@ fn with_params(name: &str, params: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
-/// A delta of the canonical ruleset for a question of the brief: it extends `pancha-keliya` directly, and
-/// its description and sources name the question it answers.
+/// A delta of the canonical ruleset for an open question: it extends `pancha-keliya` directly, its
+/// description names the question it answers, and it states its own answer (`choices`).
 fn assert_delta_for(name: &str, question: &str) {
     let c = compile(name);
     assert_eq!(c.info.chain.len(), 2, "{name}: {:?}", c.info.chain);
@@ -54,10 +54,18 @@ fn assert_delta_for(name: &str, question: &str) {
     );
     assert!(!c.info.title.is_empty());
     assert!(c.info.description.contains(question), "{name}");
-    assert!(
-        c.info.sources.iter().any(|s| s.contains(question)),
-        "{name}: {:?}",
-        c.info.sources
+    let parent = compile("pancha-keliya").info;
+    let answer = |info: &keliya_rules::RulesetInfo| {
+        info.choices
+            .iter()
+            .find(|(id, _)| id == question)
+            .map(|(_, text)| text.clone())
+    };
+    assert!(answer(&c.info).is_some(), "{name}: {:?}", c.info.choices);
+    assert_ne!(
+        answer(&c.info),
+        answer(&parent),
+        "{name} states its own answer"
     );
 }
 
@@ -127,7 +135,7 @@ fn pk1_biased_shells_are_a_one_line_delta_with_binomial_probabilities() {
         let want = binomial(6, k as u32, 0.524);
         assert!((p - want).abs() < 1e-12, "P({name}) = {p}, want {want}");
     }
-    // cowries.md, section 4: the row for n = 6, p = 0.524.
+    // The binomial row for n = 6, p = 0.524.
     let table = [0.0116, 0.0768, 0.2114, 0.3103, 0.2562, 0.1128, 0.0207];
     for ((_, _, p, _), t) in got.iter().zip(table) {
         assert!((p - t).abs() < 5e-5);
@@ -136,13 +144,26 @@ fn pk1_biased_shells_are_a_one_line_delta_with_binomial_probabilities() {
         keliya_tests::root().join("rulesets/pancha-keliya/biased-shells.yaml"),
     )
     .unwrap();
+    // What plays, leaving out the words about it (title, description, references, rules in words).
+    let mut about = false;
     let data: Vec<&str> = text
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .filter(|l| {
-            !["keliya:", "title:", "extends:"]
+            if !l.starts_with(' ') {
+                about = [
+                    "keliya:",
+                    "title:",
+                    "extends:",
+                    "description:",
+                    "sources:",
+                    "rule_text:",
+                    "choices:",
+                ]
                 .iter()
-                .any(|k| l.starts_with(k))
+                .any(|k| l.starts_with(k));
+            }
+            !about
         })
         .collect();
     assert_eq!(data, ["throws: {p: 0.524}"]);

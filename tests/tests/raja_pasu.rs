@@ -1,11 +1,11 @@
-//! Raja Pasu and Raja Pasu Mandiri: scenario tests for every rule of the brief
-//! `../shared/rules/raja-pasu.md` (RP-1 .. RP-11, the defaults RP-Q1 .. RP-Q10 and their alternative files,
-//! the termination rules of section 4, the Mandiri rules of section 6 with MD-Q1 .. MD-Q8), and seeded random
-//! matches of both rulesets. Expected boards of the longer sowings were worked out by hand and checked with
-//! a separate throw-away implementation of section 3.2.
+//! Raja Pasu and Raja Pasu Mandiri: scenario tests for every rule of `docs/rules/raja-pasu.md`
+//! (RP-1 .. RP-11, the defaults RP-Q1 .. RP-Q10 and their alternative files, the termination rules
+//! RP-12 .. RP-14, the Mandiri rules MD-1 .. MD-8 with MD-Q1 .. MD-Q8), and seeded random matches of both
+//! rulesets. Expected boards of the longer sowings were worked out by hand and checked with a separate
+//! throw-away implementation of one move.
 //!
-//! Holes are numbered as in the brief: 0-6 South's row from his left (sites r1h1 .. r1h7), 7-13 North's row
-//! from his left (r2h7 .. r2h1); hole `i` is opposite `13 - i`; sowing runs 0, 1, .., 13, 0.
+//! Holes are numbered as in `docs/rules/raja-pasu.md`: 0-6 South's row from his left (sites r1h1 ..
+//! r1h7), 7-13 North's row from his left (r2h7 .. r2h1); hole `i` is opposite `13 - i`; sowing runs 0, 1, .., 13, 0.
 
 use keliya_engine::{Game, Reason, State};
 use keliya_play::Dice;
@@ -721,7 +721,7 @@ fn rp_q9_the_reserve_decides_the_round_and_the_alternative_counts_the_rounds_gai
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Section 4: termination. RP-Q10 is the loop guard's outcome.
+// RP-12 .. RP-14: termination. RP-Q10 is the loop guard's outcome.
 
 /// Fifteen counters, every hole open: South's move from hole 2 relays for ever. The configuration before
 /// the 78th pick-up (board, hole 4 about to be taken up) was met before in the move.
@@ -823,7 +823,7 @@ fn termination_a_position_met_a_third_time_ends_the_round_at_the_cap() {
     assert_eq!(board(&s)[0], 2, "the first position, for the third time");
     assert_eq!(s.moves(), ["end of round"]);
     s.play("end of round");
-    // Section 4.2: each takes the counters in his own row; the player to move (South) starts.
+    // RP-13: each takes the counters in his own row; the player to move (South) starts.
     assert_eq!(s.var("round_caps", None), 1);
     assert_eq!(s.var("rounds_won", Some("south")), 1, "52 against 46");
     assert_eq!(s.to_move(), "south");
@@ -858,6 +858,47 @@ fn termination_the_round_cap_on_turns() {
     assert_eq!(s.var("round_start", None), 1006);
 }
 
+/// `position` with its own hash twice in the repetition history: on the board it is met a third time.
+fn seen_twice(position: Value) -> Value {
+    let hash = Scenario::at(RP, position.clone()).state.position_hash();
+    let mut position = position;
+    position["history"] = json!([format!("{hash:016x}"), format!("{hash:016x}")]);
+    position
+}
+
+#[test]
+fn rp7_an_empty_row_ends_the_round_by_the_rule_of_play_even_at_the_caps() {
+    // South has no counter in his row on the 1,000th turn of the round: RP-7, not the turn cap, ends it,
+    // so North takes the three left and starts the next round.
+    let mut position = set(south_stuck(60, 35), "round_start", json!(5));
+    position["turn"] = json!(1005);
+    let mut s = Scenario::at(RP, position);
+    assert_eq!(s.moves(), ["end of round"]);
+    s.play("end of round");
+    assert_eq!(s.var("round_caps", None), 0, "no cap ended the round");
+    assert_eq!((store(&s, "south"), store(&s, "north")), (60 - 49, 38 - 35));
+    assert_eq!(s.to_move(), "north", "the remainder taker starts (RP-10)");
+    // The same position met a third time (the repetition cap of RP-13): RP-7 again.
+    let mut s = Scenario::at(RP, seen_twice(south_stuck(60, 35)));
+    s.play("end of round");
+    assert_eq!(s.var("round_caps", None), 0, "no cap ended the round");
+    assert_eq!((store(&s, "south"), store(&s, "north")), (60 - 49, 38 - 35));
+    assert_eq!(s.to_move(), "north");
+    // A player who still has counters at the repetition cap ends the round by the cap, as before.
+    let stuck_north = rp(
+        [0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+        &[],
+        50,
+        45,
+        "south",
+    );
+    let mut s = Scenario::at(RP, seen_twice(stuck_north));
+    assert_eq!(s.moves(), ["end of round"], "the third time ends the round");
+    s.play("end of round");
+    assert_eq!(s.var("round_caps", None), 1);
+    assert_eq!(s.to_move(), "south", "at a cap the player to move starts");
+}
+
 #[test]
 fn termination_the_match_cap_gives_the_match_to_the_larger_holding() {
     let mut s = Scenario::at(RP, set(south_stuck(60, 35), "rounds", json!(999)));
@@ -883,7 +924,7 @@ fn invariant_counters_are_conserved_after_every_drop() {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Raja Pasu Mandiri (section 6)
+// Raja Pasu Mandiri (MD-1 .. MD-8)
 
 const RAJA_HOLES: [usize; 6] = [2, 3, 4, 9, 10, 11];
 const MANDIRI_HOLES: [usize; 4] = [5, 6, 7, 8];
@@ -1320,7 +1361,7 @@ fn md_q6_no_gift_by_default_and_the_alternative_raja_gives_one_to_each() {
 }
 
 #[test]
-fn md_q7_a_player_who_cannot_fill_a_hole_is_out_his_section_closed_and_his_turns_passed() {
+fn md_q7_a_player_who_cannot_fill_a_hole_is_out_his_section_closed() {
     let mut s = Scenario::at(MD, quiet_round([5, 40, 50]));
     s.play("end of round");
     assert_eq!(s.var("cannot_open", Some("first")), 1);
@@ -1328,21 +1369,81 @@ fn md_q7_a_player_who_cannot_fill_a_hole_is_out_his_section_closed_and_his_turns
     // First is the new Pasu: his section stays closed. The new Raja (40) fills five holes, closing hole 2.
     assert_eq!(closed(&s), [0, 1, 2, 12, 13]);
     assert_eq!(store(&s, "first"), 5);
-    let out = set(
-        md(
-            [0, 0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0],
-            &[0, 1, 12, 13],
-            [5, 5, 25],
-            ["pasu", "raja", "mandiri"],
-            "first",
-        ),
+}
+
+/// First is out (the Pasu, his section closed); the Raja (second) and the Mandiri (third) play on, five
+/// turns without a capture so far.
+fn first_out(holes: [u16; 14], stores: [i64; 3], to_move: &str) -> Value {
+    let p = md(
+        holes,
+        &[0, 1, 12, 13],
+        stores,
+        ["pasu", "raja", "mandiri"],
+        to_move,
+    );
+    let p = set(p, "quiet", json!(5));
+    set(
+        p,
         "cannot_open",
         json!({"first": 1, "second": 0, "third": 0}),
+    )
+}
+
+#[test]
+fn md_q7_the_turns_of_a_player_who_is_out_are_skipped_not_passed() {
+    // The Mandiri sows hole 5 into 6; hole 7 is empty and so is 8: no capture. The turn goes past first,
+    // who is out, to second, and only the Mandiri's turn counts as quiet.
+    let mut s = Scenario::at(
+        MD,
+        first_out(
+            [0, 0, 7, 7, 0, 1, 0, 0, 0, 7, 0, 0, 0, 0],
+            [5, 40, 31],
+            "third",
+        ),
     );
-    let mut s = Scenario::at(MD, out);
-    assert_eq!(s.moves(), ["pass"]);
-    s.play("pass");
-    assert_eq!(s.to_move(), "second");
+    s.play("r1h6");
+    assert_eq!(s.to_move(), "second", "first's turn is skipped");
+    assert_eq!(s.var("quiet", None), 6);
+    // The Raja sows hole 2 (3 .. 9) without a capture: the turn goes to third, two quiet turns in a cycle.
+    s.play("r1h3");
+    assert_eq!(s.to_move(), "third");
+    assert_eq!(s.var("quiet", None), 7);
+    // A pass of a player who cannot move (third) is a quiet turn, and the player who is out is skipped
+    // after it too. Given the move anyway (a position written by hand), the player who is out passes a
+    // turn that is not a quiet one.
+    for (to_move, quiet) in [("third", 6), ("first", 5)] {
+        let holes = [0, 0, 7, 7, 7, 0, 0, 0, 0, 7, 7, 0, 0, 0];
+        let mut s = Scenario::at(MD, first_out(holes, [5, 30, 28], to_move));
+        assert_eq!(s.moves(), ["pass"]);
+        s.play("pass");
+        assert_eq!(s.to_move(), "second", "{to_move} passed");
+        assert_eq!(s.var("quiet", None), quiet, "{to_move} passed");
+    }
+}
+
+#[test]
+fn md_q7_a_new_raja_who_is_out_does_not_start_the_round() {
+    // Thirty quiet turns end the round. Roles rotate: second, the Mandiri and out (his section closed),
+    // becomes the Raja; the next player still in, third, starts.
+    let p = md(
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 3, 0],
+        &[5, 6, 7, 8],
+        [40, 5, 50],
+        ROLES,
+        "first",
+    );
+    let p = set(p, "quiet", json!(30));
+    let p = set(p, "last", json!({"first": 0, "second": 0, "third": 1}));
+    let p = set(
+        p,
+        "cannot_open",
+        json!({"first": 0, "second": 1, "third": 0}),
+    );
+    let mut s = Scenario::at(MD, p);
+    s.play("end of round");
+    assert_eq!(s.winner(), "none");
+    assert_eq!(holder(&s, "raja"), "second");
+    assert_eq!(s.to_move(), "third");
 }
 
 #[test]
@@ -1511,7 +1612,7 @@ fn random_matches_conserve_the_counters_and_rarely_end_by_a_cap() {
 }
 
 #[test]
-fn every_rule_id_of_the_brief_has_a_row_in_the_doc_naming_tests_that_exist() {
+fn every_rule_id_has_a_row_in_the_doc_naming_tests_that_exist() {
     let root = keliya_tests::root();
     let doc = std::fs::read_to_string(root.join("docs/rules/raja-pasu.md")).unwrap();
     let tests = std::fs::read_to_string(root.join("tests/tests/raja_pasu.rs")).unwrap();
@@ -1521,14 +1622,18 @@ fn every_rule_id_of_the_brief_has_a_row_in_the_doc_naming_tests_that_exist() {
         .chain((1..=8).map(|i| format!("MD-Q{i}")))
         .collect();
     for id in ids {
-        let row = doc
+        // The id's rows: the rule or question itself, and the table of its ruleset entries and tests.
+        let rows: Vec<&str> = doc
             .lines()
-            .find(|l| l.starts_with(&format!("| {id} |")) || l.starts_with(&format!("| {id} /")))
-            .unwrap_or_else(|| panic!("docs/rules/raja-pasu.md has no row for {id}"));
-        let named: Vec<&str> = row
-            .split('`')
-            .skip(1)
-            .step_by(2)
+            .filter(|l| l.starts_with(&format!("| {id} |")) || l.starts_with(&format!("| {id} /")))
+            .collect();
+        assert!(
+            !rows.is_empty(),
+            "docs/rules/raja-pasu.md has no row for {id}"
+        );
+        let named: Vec<&str> = rows
+            .iter()
+            .flat_map(|row| row.split('`').skip(1).step_by(2))
             .filter(|n| {
                 ["rp", "md_", "termination_", "invariant_", "random_"]
                     .iter()

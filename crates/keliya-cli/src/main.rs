@@ -51,6 +51,7 @@ mod merge;
 mod play;
 mod render;
 mod replay;
+mod show;
 mod simulate;
 
 use std::io::Write;
@@ -60,7 +61,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use keliya_engine::Game;
 use keliya_play::state_json;
-use keliya_rules::{Catalog, Compiled, Origin};
+use keliya_rules::{Catalog, Compiled};
 use serde_json::json;
 
 pub(crate) use failure::{GameOfRun, engine_error, engine_error_in, engine_error_with};
@@ -79,21 +80,35 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the rulesets with their title, family, players and source.
-    List,
+    /// List the rulesets with their family, number of players and first reference.
+    List {
+        /// One wide line per ruleset: title, players by name, the first reference whole, the file.
+        #[arg(long)]
+        long: bool,
+        /// Print JSON: every ruleset with its references.
+        #[arg(long)]
+        json: bool,
+    },
     /// Check rulesets; print every problem as path:line:col with the line underlined. Exit 1 if any.
     Validate {
         /// Ruleset files or names.
         #[arg(required = true)]
         rulesets: Vec<String>,
     },
-    /// Print the rules, readable, after inheritance, with each rule's source.
+    /// Print the rules in words, after inheritance: each rule with its id, the choices on open questions,
+    /// the references.
     Show {
         /// A ruleset name or path.
         ruleset: String,
-        /// Print the merged YAML tree the engine runs (parent plus deltas) instead.
+        /// Print the rules as the engine runs them instead: each rule's source, condition and body.
         #[arg(long)]
+        code: bool,
+        /// Print the merged YAML tree the engine runs (parent plus deltas) instead.
+        #[arg(long, conflicts_with_all = ["code", "json"])]
         resolved: bool,
+        /// Print JSON: the rules in words, the choices, the references and the rules-language text.
+        #[arg(long, conflicts_with = "code")]
+        json: bool,
     },
     /// Draw the board with the initial position (or a given state).
     Render {
@@ -320,9 +335,14 @@ pub(crate) fn read_state(
 
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::List => list(),
+        Command::List { long, json } => show::list(long, json),
         Command::Validate { rulesets } => validate(&rulesets),
-        Command::Show { ruleset, resolved } => show(&ruleset, resolved),
+        Command::Show {
+            ruleset,
+            code,
+            resolved,
+            json,
+        } => show::show(&ruleset, resolved, code, json),
         Command::Render {
             ruleset,
             format,
@@ -366,68 +386,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-fn list() -> Result<(), CliError> {
-    let cat = catalog();
-    let mut rows = Vec::new();
-    for (name, origin) in cat.names() {
-        let loaded = keliya_rules::load(&cat, &name);
-        let from = match origin {
-            Origin::File(p) => p.display().to_string(),
-            Origin::Embedded => "bundled".to_string(),
-        };
-        match loaded.result {
-            Ok(c) => {
-                let players = c.game.as_ref().map_or("-".to_string(), |g| {
-                    g.players
-                        .iter()
-                        .map(|p| p.display.clone())
-                        .collect::<Vec<_>>()
-                        .join(" v ")
-                });
-                let source = c.info.sources.first().cloned().unwrap_or_default();
-                let family = if c.info.is_library {
-                    format!("{} library", c.info.family)
-                } else {
-                    c.info.family.clone()
-                };
-                rows.push([name, c.info.title, family, players, source, from]);
-            }
-            Err(d) => rows.push([
-                name,
-                format!("(invalid: {} problem(s))", d.len()),
-                String::new(),
-                String::new(),
-                String::new(),
-                from,
-            ]),
-        }
-    }
-    let headers = ["NAME", "TITLE", "FAMILY", "PLAYERS", "SOURCE", "FROM"];
-    let mut widths = headers.map(str::len);
-    for r in &rows {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.chars().count().min(60));
-        }
-    }
-    let line = |cells: Vec<String>| {
-        let mut s = String::new();
-        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
-            let c: String = c.chars().take(60).collect();
-            if i + 1 == cells.len() {
-                s.push_str(&c);
-            } else {
-                s.push_str(&format!("{c:<w$}  "));
-            }
-        }
-        s.trim_end().to_string()
-    };
-    outln!("{}", line(headers.iter().map(|s| s.to_string()).collect()));
-    for r in rows {
-        outln!("{}", line(r.to_vec()));
-    }
-    Ok(())
-}
-
 fn validate(paths: &[String]) -> Result<(), CliError> {
     let mut problems = 0;
     for p in paths {
@@ -457,12 +415,8 @@ fn validate(paths: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-fn show(what: &str, resolved: bool) -> Result<(), CliError> {
-    let c = load(what)?;
-    if resolved {
-        out!("{}", yaml_text(&c.resolved, 0));
-        return Ok(());
-    }
+/// `keliya show --code`: everything the ruleset declares, each rule with its source, condition and body.
+fn code_text(c: &Compiled) -> String {
     let info = &c.info;
     let mut out = String::new();
     out.push_str(&format!("{} ({})\n", info.title, info.name));
@@ -586,8 +540,7 @@ fn show(what: &str, resolved: bool) -> Result<(), CliError> {
             }
         }
     }
-    out!("{out}");
-    Ok(())
+    out
 }
 
 fn wrap(text: &str, width: usize) -> String {

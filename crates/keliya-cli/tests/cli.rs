@@ -1101,3 +1101,88 @@ fn extends_finds_the_same_parent_however_the_path_is_typed() {
         );
     }
 }
+
+/// `list` fits a terminal of 80 columns and names each ruleset's first reference in short; `--long` and
+/// `--json` give it whole.
+#[test]
+fn list_shows_short_references_within_80_columns() {
+    let o = keliya(&["list"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    for line in text.lines() {
+        assert!(line.chars().count() <= 80, "{} columns: {line}", line.len());
+    }
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row for {name}"))
+            .to_string()
+    };
+    assert!(row("raja-pasu").contains("de Voogt 2000"), "{text}");
+    assert!(
+        row("hat-diviyan-keliya").contains("Ludovisi 1873"),
+        "{text}"
+    );
+    let long = stdout(&keliya(&["list", "--long"]));
+    assert!(long.contains("Parker, H. (1909). Ancient Ceylon"), "{long}");
+    let v: serde_json::Value = serde_json::from_slice(&keliya(&["list", "--json"]).stdout).unwrap();
+    let rp = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "raja-pasu")
+        .expect("raja-pasu listed");
+    assert_eq!(rp["reference"], "de Voogt 2000");
+    assert!(rp["sources"].as_array().unwrap().len() >= 2);
+}
+
+/// `show` of each canonical game reads as rules: every rule with its id, the choices, the references;
+/// `--code` has the rules-language text and `--json` both.
+#[test]
+fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
+    for (game, id, question) in [
+        ("pancha-keliya", "PK-17", "PK-Q20"),
+        ("kerala", "KE-11", "KE-Q13"),
+        ("raja-pasu", "RP-14", "RP-Q10"),
+        ("raja-pasu-mandiri", "MD-8", "MD-Q8"),
+        ("demala-diviyan-keliya", "DD-10", "DD-Q10"),
+        ("hat-diviyan-keliya", "HD-8", "HD-Q3"),
+    ] {
+        let text = stdout(&keliya(&["show", game]));
+        for part in [
+            "\nRules:\n",
+            "\nChoices on open questions:\n",
+            "\nReferences:\n",
+        ] {
+            assert!(text.contains(part), "{game}: no {part:?}\n{text}");
+        }
+        assert!(text.contains(&format!("\n  {id} ")), "{game}: {id}\n{text}");
+        assert!(
+            text.contains(&format!("\n  {question} ")),
+            "{game}: {question}"
+        );
+        assert!(
+            !text.contains("| "),
+            "{game}: no rules-language body in words"
+        );
+        for line in text.lines() {
+            assert!(line.chars().count() <= 80, "{game}: {line}");
+        }
+        let code = stdout(&keliya(&["show", game, "--code"]));
+        assert!(
+            code.contains("    | ") && code.contains("    source: "),
+            "{game}"
+        );
+        let v: serde_json::Value =
+            serde_json::from_slice(&keliya(&["show", game, "--json"]).stdout).unwrap();
+        assert!(v["rules"].as_array().unwrap().iter().any(|r| r["id"] == id));
+        assert!(!v["references"].as_array().unwrap().is_empty());
+        assert!(!v["code"]["rules"].as_array().unwrap().is_empty());
+    }
+    // A variant shows its own answer to the question it changes.
+    let text = stdout(&keliya(&["show", "raja-pasu/north-starts"]));
+    assert!(
+        text.contains("RP-Q7   North starts the first round."),
+        "{text}"
+    );
+}

@@ -706,6 +706,11 @@ impl Differ<'_> {
             let (ea, eb) = (self.a.top_entry(key), self.b.top_entry(key));
             self.generic(Section::Metadata, key, key, ea, eb);
         }
+        // The rules in words and the choices on open questions: compared entry by entry, by rule id.
+        for key in ["rule_text", "choices"] {
+            let (ea, eb) = (self.a.top_entry(key), self.b.top_entry(key));
+            self.generic(Section::Metadata, key, key, ea, eb);
+        }
         // The description is long: shown shortened, compared by its words.
         let (ea, eb) = (
             self.a.top_entry("description"),

@@ -35,6 +35,10 @@ pub struct RulesetInfo {
     pub family: String,
     pub description: String,
     pub sources: Vec<String>,
+    /// Each rule in plain words, by rule id (`rule_text:`).
+    pub rule_text: Vec<(String, String)>,
+    /// The answer taken to each open question, by question id (`choices:`).
+    pub choices: Vec<(String, String)>,
     /// The files of the `extends` chain, child first.
     pub chain: Vec<String>,
     pub is_library: bool,

@@ -22,6 +22,8 @@ pub const TOP_KEYS: &[&str] = &[
     "extends",
     "description",
     "sources",
+    "rule_text",
+    "choices",
     "players",
     "turn_order",
     "teams",
@@ -75,6 +77,12 @@ pub(crate) fn lower(
             .unwrap_or_default(),
         sources: get("sources")
             .map(|n| cx.string_list(n, "sources"))
+            .unwrap_or_default(),
+        rule_text: get("rule_text")
+            .map(|n| cx.text_map(n, "rule_text"))
+            .unwrap_or_default(),
+        choices: get("choices")
+            .map(|n| cx.text_map(n, "choices"))
             .unwrap_or_default(),
         chain,
         is_library,
@@ -854,6 +862,27 @@ impl Cx<'_> {
                 self.err(
                     node.loc,
                     format!("`{what}` should be a list, found {}", node.kind()),
+                );
+                Vec::new()
+            }
+        }
+    }
+    /// A map of texts in the order written (a parent's entries first, after `extends`); `~` entries are
+    /// the ones a delta removed.
+    fn text_map(&mut self, node: &Node, what: &str) -> Vec<(String, String)> {
+        match &node.value {
+            Value::Map(entries) => entries
+                .iter()
+                .filter(|(_, v)| !matches!(v.value, Value::Null))
+                .filter_map(|(k, v)| Some((k.name.clone(), self.string(v, what)?)))
+                .collect(),
+            _ => {
+                self.err(
+                    node.loc,
+                    format!(
+                        "`{what}` should be a map of rule ids to texts, found {}",
+                        node.kind()
+                    ),
                 );
                 Vec::new()
             }

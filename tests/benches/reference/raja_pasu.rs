@@ -16,9 +16,9 @@
 //!   lift and no capture.
 //! - A player may sow only while the round has lasted fewer than 1,000 turns and the position (pieces,
 //!   variables, player to move) has occurred fewer than three times since the last capture. Otherwise,
-//!   or when his row is empty, the fallback move ends the round: after either cap (which wins over an
-//!   empty row) each player takes his own row and the player to move starts the next round; else the
-//!   opponent takes every counter left and starts. A player left with fewer than seven counters loses
+//!   or when his row is empty, the fallback move ends the round: a player to move with an empty row
+//!   loses the rest to his opponent, who starts the next round (this comes before the caps); else, after
+//!   either cap, each player takes his own row and the player to move starts the next round. A player left with fewer than seven counters loses
 //!   the match (South is tested first); after 1,000 rounds the larger reserve wins, equal reserves
 //!   draw. Otherwise each player fills `min(7, reserve / 7)` of his rightmost holes with seven counters
 //!   and the rest of his row is closed for the round. The ruleset's `open-hole` rule (players choosing
@@ -334,8 +334,10 @@ impl<'t> Match<'t> {
 
     /// The fallback move: ends the round, and then either the match or sets up the next round.
     fn end_round(&mut self) -> RoundEnd {
-        let capped = self.turn - self.round_start >= MAX_TURNS_PER_ROUND
-            || self.repetitions >= ROUND_REPETITIONS;
+        let row_empty = (self.mover * ROW..(self.mover + 1) * ROW).all(|h| self.cells[h] == 0);
+        let capped = !row_empty
+            && (self.turn - self.round_start >= MAX_TURNS_PER_ROUND
+                || self.repetitions >= ROUND_REPETITIONS);
         let starter = if capped { self.mover } else { self.mover ^ 1 };
         for h in 0..HOLES {
             let taker = if capped { h / ROW } else { starter };
