@@ -778,7 +778,7 @@ fn moves_found_by_the_stuck_check_are_reused_only_for_the_position_they_were_fou
 
 #[test]
 fn branches_decided_by_parameters_are_dropped_when_a_ruleset_is_compiled() {
-    use keliya_engine::{Expr, Func, Stmt};
+    use keliya_engine::{Access, Expr, Stmt};
     // No compiled rule of any bundled ruleset still tests a condition made of constants alone:
     // `if capture_again == 1 { ... }` keeps the branch the parameter takes.
     fn reads_nothing(e: &Expr) -> bool {
@@ -787,18 +787,7 @@ fn branches_decided_by_parameters_are_dropped_when_a_ruleset_is_compiled() {
             Expr::Compiled(c) => reads_nothing(c.source()),
             Expr::Not(x) | Expr::Neg(x) => reads_nothing(x),
             Expr::Bin(_, a, b) => reads_nothing(a) && reads_nothing(b),
-            Expr::Call(f, args) => {
-                !matches!(
-                    f,
-                    Func::Count
-                        | Func::Empty
-                        | Func::Has
-                        | Func::Total
-                        | Func::Repetitions
-                        | Func::SeenBefore
-                        | Func::MostOnAPoint
-                ) && args.iter().all(reads_nothing)
-            }
+            Expr::Call(f, args) => f.access() == Access::Ruleset && args.iter().all(reads_nothing),
             _ => false,
         }
     }

@@ -27,6 +27,7 @@ use std::cell::{Cell, RefCell};
 use std::panic::RefUnwindSafe;
 use std::sync::Arc;
 
+use crate::builtins::EachFunc;
 use crate::eval::{arith, compare};
 use crate::interp::EngineError;
 use crate::ir::*;
@@ -228,7 +229,7 @@ fn repeated_calls(e: &Expr) -> Vec<Expr> {
 
 /// Whether evaluating `e` records something (`seen_before`): such a call must run every time.
 fn records(e: &Expr) -> bool {
-    e.any_node(&|e| matches!(e, Expr::Call(Func::SeenBefore, _)))
+    e.any_node(&|e| matches!(e, Expr::Call(f, _) if f.access() == Access::Records))
 }
 
 /// Whether `e` reads `stuck`, which runs a move search (evaluating other expressions on this thread).
@@ -523,39 +524,31 @@ impl Compiler<'_> {
         args: &[Expr],
         to: impl Fn(Value) -> T + Copy + Send + Sync + RefUnwindSafe + 'static,
     ) -> F<T> {
-        macro_rules! per_func {
-            ($($name:ident),* $(,)?) => {
-                match f {
-                    $(Func::$name => self.call_with(
-                        move |r: &Run<'_>, st: &State, v: [Value; 3]| {
-                            to(r.call_values(st, Func::$name, v))
-                        },
-                        args,
-                    ),)*
-                }
-            };
+        struct Specialised<'c, 'e, 'a, To> {
+            compiler: &'c Compiler<'e>,
+            args: &'a [Expr],
+            to: To,
         }
-        per_func!(
-            Count,
-            Empty,
-            Has,
-            Hand,
-            NextPlayer,
-            Min,
-            Max,
-            Abs,
-            PieceOwner,
-            Total,
-            MostOnAPoint,
-            Along,
-            IndexOn,
-            SiteOwner,
-            Route,
-            Tagged,
-            SeenBefore,
-            Length,
-            Repetitions,
-        )
+        impl<T: 'static, To> EachFunc for Specialised<'_, '_, '_, To>
+        where
+            To: Fn(Value) -> T + Copy + Send + Sync + RefUnwindSafe + 'static,
+        {
+            type Out = F<T>;
+            fn with<const FUNC: u8>(self) -> F<T> {
+                let to = self.to;
+                self.compiler.call_with(
+                    move |r: &Run<'_>, st: &State, v: [Value; 3]| {
+                        to(r.call_values(st, Func::at_index(FUNC), v))
+                    },
+                    self.args,
+                )
+            }
+        }
+        f.specialised(Specialised {
+            compiler: self,
+            args,
+            to,
+        })
     }
 
     fn call_with<C, T: 'static>(&self, call: C, args: &[Expr]) -> F<T>
@@ -613,18 +606,7 @@ fn is_number(e: &Expr) -> bool {
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem
         ),
         Expr::Ambient(a) => matches!(a, Ambient::Throw | Ambient::Ply | Ambient::Turn),
-        Expr::Call(f, _) => matches!(
-            f,
-            Func::Count
-                | Func::Total
-                | Func::Min
-                | Func::Max
-                | Func::Abs
-                | Func::IndexOn
-                | Func::Length
-                | Func::Repetitions
-                | Func::MostOnAPoint
-        ),
+        Expr::Call(f, _) => f.result() == Ty::Int,
         Expr::Compiled(c) => is_number(c.source()),
         _ => false,
     }

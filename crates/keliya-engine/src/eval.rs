@@ -3,17 +3,15 @@
 //! `eval` is small so that the common leaves (constants, locals, variables) and compiled expressions cost
 //! a call and a branch; other nodes (in games built by hand, not through `fold_constants`) go through
 //! `eval_node`. What each node means is written once, in the helpers `binary`, `call_values`,
-//! `ambient`, `empty_at`, ..., which both `eval_node` and the compiled closures of compile.rs call. The
-//! functions that read only the ruleset (`hand`, `route`, `along`, `tagged`, ...) are in `pure_call`,
-//! which the folder uses too.
+//! `ambient`, `empty_at`, ..., which both `eval_node` and the compiled closures of compile.rs call.
 //!
 //! Preparing a compiled ruleset (`Game::fold_constants`) is in fold.rs.
 
+use crate::PieceId;
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::run::Run;
 use crate::state::State;
-use crate::{Game, PieceId};
 
 type Eval = Result<Value, Box<EngineError>>;
 
@@ -149,118 +147,13 @@ impl Run<'_> {
         }
     }
 
-    /// A function on its argument values. Inlined, so that a compiled call of one function keeps only
-    /// that function's arm (compile.rs).
+    /// A function on its argument values (the table of builtins.rs). Inlined, so that a compiled call
+    /// of one function keeps only that function's code (compile.rs).
     #[inline(always)]
     pub(crate) fn call_values(&self, st: &State, f: Func, v: [Value; 3]) -> Value {
-        let g = self.game;
-        match f {
-            Func::Count => match (v[0], v[1]) {
-                (Value::Site(s), Value::Piece(p)) => Value::Int(st.count(g, s, p) as i64),
-                (Value::Site(s), _) => Value::Int(st.site_total(g, s) as i64),
-                _ => Value::Int(0),
-            },
-            Func::Empty => match v[0] {
-                Value::Site(s) => Value::Bool(st.site_is_empty(g, s)),
-                _ => Value::Bool(false),
-            },
-            Func::Has => match (v[0], v[1]) {
-                (Value::Site(s), Value::Piece(p)) => Value::Bool(st.count(g, s, p) > 0),
-                _ => Value::Bool(false),
-            },
-            Func::Total => match v[0] {
-                Value::Piece(p) => Value::Int(st.total(g, p)),
-                _ => Value::Int(0),
-            },
-            Func::Repetitions => {
-                // Occurrences so far, this one included whether or not the turn has recorded it yet
-                // (end conditions are checked before it is recorded, rules after).
-                let h = st.position_hash();
-                let seen = st.history.count(h) as i64;
-                Value::Int(seen + i64::from(st.history.last() != Some(h)))
-            }
-            Func::SeenBefore => {
-                let key = st.position_hash() ^ site_key(v[0]);
-                let mut seen = self.seen.borrow_mut();
-                let before = seen.contains(&key);
-                if !before {
-                    seen.push(key);
-                }
-                Value::Bool(before)
-            }
-            Func::MostOnAPoint => Value::Int(
-                g.board
-                    .playing_sites()
-                    .map(|s| st.site_total(g, s) as i64)
-                    .max()
-                    .unwrap_or(0),
-            ),
-            _ => pure_call(g, f, v).unwrap_or(Value::None),
-        }
+        f.apply(self.game, Some((self, st)), v)
+            .unwrap_or(Value::None)
     }
-}
-
-/// A function that reads only the ruleset, on its argument values; `None` for a function that reads the
-/// position.
-#[inline(always)]
-pub(crate) fn pure_call(g: &Game, f: Func, v: [Value; 3]) -> Option<Value> {
-    Some(match f {
-        Func::Hand => match v[0] {
-            Value::Player(p) => g.hands[p as usize].map_or(Value::None, Value::Site),
-            _ => Value::None,
-        },
-        Func::NextPlayer => match v[0] {
-            Value::Player(p) => Value::Player(g.next_player(p)),
-            _ => Value::None,
-        },
-        Func::PieceOwner => match v[0] {
-            Value::Piece(p) => g.pieces[p as usize]
-                .owner
-                .map_or(Value::None, Value::Player),
-            _ => Value::None,
-        },
-        Func::Along => match (v[0], v[1]) {
-            (Value::Track(t), Value::Site(s)) => g
-                .board
-                .along(t as usize, s, v[2].int())
-                .map_or(Value::None, Value::Site),
-            _ => Value::None,
-        },
-        Func::IndexOn => match (v[0], v[1]) {
-            (Value::Track(t), Value::Site(s)) => {
-                Value::Int(g.board.index_on(t as usize, s).map_or(-1, |i| i as i64))
-            }
-            _ => Value::Int(-1),
-        },
-        Func::Length => match v[0] {
-            Value::Track(t) => Value::Int(g.board.tracks[t as usize].points.len() as i64),
-            _ => Value::Int(0),
-        },
-        Func::SiteOwner => match v[0] {
-            Value::Site(s) => g.site_owner[s as usize].map_or(Value::None, Value::Player),
-            _ => Value::None,
-        },
-        Func::Route => match v[0] {
-            Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
-            _ => Value::None,
-        },
-        Func::Tagged => match (v[0], v[1]) {
-            (Value::Site(s), Value::Int(bit)) => {
-                Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1)
-            }
-            _ => Value::Bool(false),
-        },
-        Func::Min => Value::Int(v[0].int().min(v[1].int())),
-        Func::Max => Value::Int(v[0].int().max(v[1].int())),
-        Func::Abs => Value::Int(v[0].int().wrapping_abs()),
-        Func::Count
-        | Func::Empty
-        | Func::Has
-        | Func::Total
-        | Func::Repetitions
-        | Func::SeenBefore
-        | Func::MostOnAPoint => return None,
-    })
 }
 
 #[inline]
@@ -301,13 +194,6 @@ pub(crate) fn arith(op: BinOp, i: i64, j: i64) -> i64 {
         BinOp::Div if j == 0 => 0,
         BinOp::Div => i.saturating_div(j),
         BinOp::Rem => i.checked_rem(j).unwrap_or(0),
-        _ => 0,
-    }
-}
-
-fn site_key(v: Value) -> u64 {
-    match v {
-        Value::Site(s) => (s as u64 + 1).wrapping_mul(0xff51_afd7_ed55_8ccd),
         _ => 0,
     }
 }

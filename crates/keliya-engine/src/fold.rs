@@ -8,7 +8,7 @@
 //! every expression left is compiled to closures.
 
 use crate::compile::Compiled;
-use crate::eval::{binary, pure_call};
+use crate::eval::binary;
 use crate::ir::*;
 use crate::run::ListPlan;
 use crate::tail::{tails, whole_tail};
@@ -392,7 +392,7 @@ impl<'g> Folder<'g> {
                     }
                 }
                 match (*f, args.as_slice()) {
-                    _ if all_constant => pure_call(self.game, *f, values).map(Expr::Const),
+                    _ if all_constant => f.apply(self.game, None, values).map(Expr::Const),
                     (Func::Empty, [Expr::Local(slot)]) => Some(Expr::EmptyAt(*slot)),
                     (Func::Has, [Expr::Local(slot), Expr::Const(Value::Piece(p))]) => {
                         Some(Expr::HasAt(*slot, *p))
@@ -752,6 +752,8 @@ fn independent(e: &Expr, slot: u16) -> bool {
         Expr::VarOf { player, .. } => independent(player, slot),
         Expr::Not(x) | Expr::Neg(x) => independent(x, slot),
         Expr::Bin(_, a, b) => independent(a, slot) && independent(b, slot),
-        Expr::Call(f, args) => *f != Func::SeenBefore && args.iter().all(|a| independent(a, slot)),
+        Expr::Call(f, args) => {
+            f.access() != Access::Records && args.iter().all(|a| independent(a, slot))
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use keliya_board::SiteId;
 
+pub use crate::builtins::{Access, Effect, Func, Ty};
 pub use crate::compile::Compiled;
 use crate::{PieceId, PlayerId};
 
@@ -49,45 +50,6 @@ pub enum BinOp {
     Mul,
     Div,
     Rem,
-}
-
-/// Functions that compute a value from the state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Func {
-    /// count(site) or count(site, piece)
-    Count,
-    Empty,
-    Has,
-    Hand,
-    NextPlayer,
-    Min,
-    Max,
-    Abs,
-    /// owner(piece): the player a piece kind belongs to
-    PieceOwner,
-    /// total(piece): pieces of a kind on every site, off-board places included
-    Total,
-    /// most_on_a_point(): the largest number of pieces on any one on-board site
-    MostOnAPoint,
-    /// along(track, site, n): the site n steps further on the track (wrapping on a cyclic track), or none
-    Along,
-    /// index_on(track, site): the position of a site on a track, from 0; -1 when it is not on it
-    IndexOn,
-    /// site_owner(site): the player a site belongs to, or none
-    SiteOwner,
-    /// route(player): the first track owned by the player, or none
-    Route,
-    /// tagged(site, tag): the site carries the tag (the tag is a constant index into `Game::tag_names`)
-    Tagged,
-    /// seen_before(site): this board configuration with this site has already occurred in the current
-    /// move; records it otherwise. The loop guard of relay sowing.
-    SeenBefore,
-    /// length(track): the number of points on a track
-    Length,
-    /// repetitions(): how many times the current position (pieces, variables, player to move) has occurred
-    /// since the last capture, this time included; read from the history kept for `caps: repetition`
-    /// (0 when the ruleset declares no such cap). Meaningful in `when` conditions and end conditions.
-    Repetitions,
 }
 
 /// Values known only while a turn is played.
@@ -155,27 +117,6 @@ pub enum Domain {
     /// `choose x in sites() where ... x == E ...` (E not reading `x`) is narrowed to it when the ruleset
     /// is compiled, so the options are found without testing every site.
     Just(Expr),
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Effect {
-    Place,
-    Remove,
-    Move,
-    Capture,
-    SetCount,
-    Again,
-    Win,
-    Draw,
-    /// set_mover(player): who moves after this move, instead of the turn order
-    SetMover,
-    /// prefer(n): the move's preference (0 unless given; the last call counts). Of all the legal moves of
-    /// a position only those with the highest preference are legal: "use as many points as possible",
-    /// "capture the most".
-    Prefer,
-    /// assert(condition): the move is an error when the condition does not hold (a check written in the
-    /// rules, e.g. that counters are conserved after every drop of a sowing)
-    Assert,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,6 +8,7 @@
 //! Architecture invariants: the engine knows primitives (sites, pieces, choices, effects), never a game; it does
 //! no I/O and no parsing; its hot types carry no serde.
 
+pub mod builtins;
 mod compile;
 mod counts;
 mod eval;

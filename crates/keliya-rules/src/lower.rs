@@ -1466,93 +1466,15 @@ fn caps(cx: &mut Cx<'_>, node: &Node) -> Caps {
 // ---------------------------------------------------------------------------------------------------------
 // DSL lowering
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ty {
-    Int,
-    Bool,
-    Site,
-    Player,
-    Piece,
-    Track,
-    /// A tag written on board sites (`safe`, `throne`, ...), named bare.
-    Tag,
-}
-
-impl Ty {
-    fn name(self) -> &'static str {
-        match self {
-            Ty::Int => "a number",
-            Ty::Bool => "a condition",
-            Ty::Site => "a site",
-            Ty::Player => "a player",
-            Ty::Piece => "a piece",
-            Ty::Track => "a track",
-            Ty::Tag => "a site tag",
-        }
-    }
-}
-
-/// The language's functions: name, arguments, result. `count` has a one- and a two-argument form.
-const FUNCS: &[(&str, eng::Func, &[Ty], Ty)] = {
-    use eng::Func as F;
-    &[
-        ("count", F::Count, &[Ty::Site], Ty::Int),
-        ("count", F::Count, &[Ty::Site, Ty::Piece], Ty::Int),
-        ("empty", F::Empty, &[Ty::Site], Ty::Bool),
-        ("has", F::Has, &[Ty::Site, Ty::Piece], Ty::Bool),
-        ("hand", F::Hand, &[Ty::Player], Ty::Site),
-        ("next", F::NextPlayer, &[Ty::Player], Ty::Player),
-        ("owner", F::PieceOwner, &[Ty::Piece], Ty::Player),
-        ("site_owner", F::SiteOwner, &[Ty::Site], Ty::Player),
-        ("min", F::Min, &[Ty::Int, Ty::Int], Ty::Int),
-        ("max", F::Max, &[Ty::Int, Ty::Int], Ty::Int),
-        ("abs", F::Abs, &[Ty::Int], Ty::Int),
-        ("total", F::Total, &[Ty::Piece], Ty::Int),
-        ("most_on_a_point", F::MostOnAPoint, &[], Ty::Int),
-        ("along", F::Along, &[Ty::Track, Ty::Site, Ty::Int], Ty::Site),
-        ("index_on", F::IndexOn, &[Ty::Track, Ty::Site], Ty::Int),
-        ("length", F::Length, &[Ty::Track], Ty::Int),
-        ("route", F::Route, &[Ty::Player], Ty::Track),
-        ("tagged", F::Tagged, &[Ty::Site, Ty::Tag], Ty::Bool),
-        ("seen_before", F::SeenBefore, &[Ty::Site], Ty::Bool),
-        ("repetitions", F::Repetitions, &[], Ty::Int),
-    ]
-};
-
-/// The effects (statements that change the state) and their arguments.
-const EFFECTS: &[(&str, eng::Effect, &[Ty])] = {
-    use eng::Effect as E;
-    &[
-        ("place", E::Place, &[Ty::Piece, Ty::Site]),
-        ("remove", E::Remove, &[Ty::Piece, Ty::Site]),
-        ("capture", E::Capture, &[Ty::Piece, Ty::Site]),
-        ("move", E::Move, &[Ty::Piece, Ty::Site, Ty::Site]),
-        ("set_count", E::SetCount, &[Ty::Piece, Ty::Site, Ty::Int]),
-        ("again", E::Again, &[]),
-        ("win", E::Win, &[Ty::Player]),
-        ("draw", E::Draw, &[]),
-        ("set_mover", E::SetMover, &[Ty::Player]),
-        ("prefer", E::Prefer, &[Ty::Int]),
-        ("assert", E::Assert, &[Ty::Bool]),
-    ]
-};
-
-/// What `choose` and `for` range over.
-const DOMAINS: &[&str] = &[
-    "sites",
-    "sites_with",
-    "neighbours",
-    "leaps",
-    "range",
-    "track",
-    "players",
-];
+// The language's built-ins, with their signatures, are declared once, in the engine.
+use eng::Ty;
+use eng::builtins::{DOMAINS, EFFECTS, FUNCS};
 
 fn is_builtin(name: &str) -> bool {
     name == "none"
-        || FUNCS.iter().any(|f| f.0 == name)
-        || EFFECTS.iter().any(|e| e.0 == name)
-        || DOMAINS.contains(&name)
+        || FUNCS.iter().any(|f| f.name == name)
+        || EFFECTS.iter().any(|e| e.name == name)
+        || DOMAINS.iter().any(|d| d.name == name)
 }
 
 struct Lowerer<'c, 'a> {
@@ -1912,8 +1834,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 }
             }
             K::Call { name, args } => {
-                let Some(&(_, effect, sig)) = EFFECTS.iter().find(|e| e.0 == name.name) else {
-                    let names: Vec<&str> = EFFECTS.iter().map(|e| e.0).collect();
+                let Some(def) = EFFECTS.iter().find(|e| e.name == name.name) else {
+                    let names: Vec<&str> = EFFECTS.iter().map(|e| e.name).collect();
                     let hint = closest(&name.name, names.iter().copied())
                         .map(|c| format!("did you mean `{c}`?"))
                         .unwrap_or_else(|| format!("the effects are {}", names.join(", ")));
@@ -1924,9 +1846,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                     );
                     return Err(());
                 };
-                let args = self.args(name, args, sig)?;
+                let args = self.args(name, args, def.args)?;
                 eng::Stmt::Effect {
-                    effect,
+                    effect: def.effect,
                     args,
                     at: self.at(s.span),
                 }
@@ -1974,59 +1896,22 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             );
             return Err(());
         };
-        Ok(match name.name.as_str() {
-            "sites" => {
-                self.args(name, args, &[])?;
-                (eng::Domain::Sites, vec![Ty::Site])
-            }
-            "sites_with" => {
-                let a = self.args(name, args, &[Ty::Piece])?;
-                (
-                    eng::Domain::SitesWith(a.into_iter().next().expect("one arg")),
-                    vec![Ty::Site],
-                )
-            }
-            "neighbours" => {
-                let a = self.args(name, args, &[Ty::Site])?;
-                (
-                    eng::Domain::Neighbours(a.into_iter().next().expect("one arg")),
-                    vec![Ty::Site],
-                )
-            }
-            "leaps" => {
-                let a = self.args(name, args, &[Ty::Site])?;
-                (
-                    eng::Domain::Leaps(a.into_iter().next().expect("one arg")),
-                    vec![Ty::Site, Ty::Site],
-                )
-            }
-            "range" => {
-                let mut a = self.args(name, args, &[Ty::Int, Ty::Int])?.into_iter();
-                (
-                    eng::Domain::Range(a.next().expect("two args"), a.next().expect("two args")),
-                    vec![Ty::Int],
-                )
-            }
-            "track" => {
-                let a = self.args(name, args, &[Ty::Track])?;
-                (
-                    eng::Domain::Track(a.into_iter().next().expect("one arg")),
-                    vec![Ty::Site],
-                )
-            }
-            "players" => {
-                self.args(name, args, &[])?;
-                (eng::Domain::Players, vec![Ty::Player])
-            }
-            other => {
-                let domains = DOMAINS;
-                let hint = closest(other, domains.iter().copied())
-                    .map(|c| format!("did you mean `{c}`?"))
-                    .unwrap_or_else(|| format!("the domains are {}", domains.join(", ")));
-                self.err_hint(name.span, format!("unknown domain `{other}`"), Some(hint));
-                return Err(());
-            }
-        })
+        let Some(def) = DOMAINS.iter().find(|d| d.name == name.name) else {
+            let names = DOMAINS.iter().map(|d| d.name);
+            let hint = closest(&name.name, names.clone())
+                .map(|c| format!("did you mean `{c}`?"))
+                .unwrap_or_else(|| {
+                    format!("the domains are {}", names.collect::<Vec<_>>().join(", "))
+                });
+            self.err_hint(
+                name.span,
+                format!("unknown domain `{}`", name.name),
+                Some(hint),
+            );
+            return Err(());
+        };
+        let args = self.args(name, args, def.args)?;
+        Ok(((def.make)(args), def.binds.to_vec()))
     }
 
     fn typed(&mut self, e: &dsl::Expr, want: Ty) -> Lowered<eng::Expr> {
@@ -2130,28 +2015,28 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             K::Call { name, args } => {
                 let found = FUNCS
                     .iter()
-                    .find(|f| f.0 == name.name && f.2.len() == args.len())
-                    .or_else(|| FUNCS.iter().find(|f| f.0 == name.name));
-                let Some(&(_, f, sig, ty)) = found else {
-                    let hint = if DOMAINS.contains(&name.name.as_str()) {
+                    .find(|f| f.name == name.name && f.args.len() == args.len())
+                    .or_else(|| FUNCS.iter().find(|f| f.name == name.name));
+                let Some(def) = found else {
+                    let hint = if DOMAINS.iter().any(|d| d.name == name.name) {
                         Some(format!(
                             "`{}` is a domain: use it after `choose x in` or `for x in`",
                             name.name
                         ))
-                    } else if EFFECTS.iter().any(|e| e.0 == name.name) {
+                    } else if EFFECTS.iter().any(|e| e.name == name.name) {
                         Some(format!(
                             "`{}` is an effect: write it as a statement of its own",
                             name.name
                         ))
                     } else {
-                        closest(&name.name, FUNCS.iter().map(|f| f.0))
+                        closest(&name.name, FUNCS.iter().map(|f| f.name))
                             .map(|c| format!("did you mean `{c}`?"))
                     };
                     self.err_hint(name.span, format!("unknown function `{}`", name.name), hint);
                     return Err(());
                 };
-                let args = self.args(name, args, sig)?;
-                (X::Call(f, args), ty)
+                let args = self.args(name, args, def.args)?;
+                (X::Call(def.func, args), def.result)
             }
         })
     }
