@@ -12,19 +12,34 @@ pub struct BenchArgs {
     /// Ruleset names or paths.
     #[arg(required = true)]
     rulesets: Vec<String>,
-    /// Measured seconds per ruleset (after a warm-up of a fifth of that, at least one second).
-    #[arg(long, default_value_t = 10.0)]
+    /// Measured seconds per ruleset, more than 0 and at most 3600 (after a warm-up of a fifth of that, at
+    /// least one second).
+    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
     seconds: f64,
-    /// Threads playing at once; playouts per second are summed over them.
-    #[arg(long, default_value_t = 1)]
+    /// Threads playing at once, 1 to 256; playouts per second are summed over them.
+    #[arg(long, default_value_t = 1, value_parser = crate::simulate::threads)]
     threads: usize,
-    /// Rounds the measured seconds are split into; the median round is reported, with the slowest and
-    /// the fastest.
-    #[arg(long, default_value_t = 1)]
+    /// Rounds the measured seconds are split into, 1 to 1000; the median round is reported, with the
+    /// slowest and the fastest.
+    #[arg(long, default_value_t = 1, value_parser = rounds)]
     rounds: usize,
     /// One JSON object per ruleset, one per line.
     #[arg(long)]
     json: bool,
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err("a number of seconds above 0 and at most 3600".into()),
+    }
+}
+
+fn rounds(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(n),
+        _ => Err("a whole number from 1 to 1000".into()),
+    }
 }
 
 struct Measured {
@@ -108,17 +123,6 @@ fn peak_memory_kib() -> Option<u64> {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
-    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
-        return Err(CliError::Message(
-            "--seconds takes a number from 0 to 3600".into(),
-        ));
-    }
-    if args.threads == 0 || args.threads > 256 {
-        return Err(CliError::Message("--threads takes 1 to 256".into()));
-    }
-    if args.rounds == 0 || args.rounds > 1000 {
-        return Err(CliError::Message("--rounds takes 1 to 1000".into()));
-    }
     for name in &args.rulesets {
         let c = load_game(name)?;
         let game = c.game();

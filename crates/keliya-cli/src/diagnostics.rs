@@ -2,11 +2,26 @@
 
 use keliya_rules::{Diagnostic, Sources};
 
+/// How bad a diagnostic is: an error fails the command, a warning does not.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
 pub fn render(sources: &Sources, d: &Diagnostic) -> String {
+    render_as(sources, d, Severity::Error)
+}
+
+pub fn render_as(sources: &Sources, d: &Diagnostic, severity: Severity) -> String {
     let file = d.loc.file;
     let (line, col) = sources.line_col(file, d.loc.start);
+    let word = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
     let mut out = format!(
-        "{}:{line}:{col}: error: {}\n",
+        "{}:{line}:{col}: {word}: {}\n",
         sources.path(file),
         d.message
     );

@@ -25,7 +25,7 @@ pub struct DiffArgs {
     exit_code: bool,
     /// Also play N games of each ruleset and compare the results: win rates, first-player advantage,
     /// length, captures, capped games, with significance tests.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::simulate::games)]
     simulate: Option<u64>,
     /// Agents per seat for --simulate, comma-separated, in player order: random, greedy,
     /// mcts[:iterations=N,c=X,depth=D]. One agent serves every seat.
@@ -34,8 +34,8 @@ pub struct DiffArgs {
     /// Master seed for --simulate; game i of both rulesets uses a seed derived from (seed, i).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads for --simulate. Results are the same for any count.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads for --simulate, 1 to 256. Results are the same for any count.
+    #[arg(long, default_value_t = 1, value_parser = crate::simulate::threads)]
     threads: usize,
 }
 
@@ -79,9 +79,6 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
     let simulation = match args.simulate {
         None => None,
         Some(games) => {
-            if args.threads == 0 || args.threads > 256 {
-                return Err(CliError::Message("--threads takes 1 to 256".into()));
-            }
             let library = |what: &str| {
                 CliError::Message(format!(
                     "`{what}` is a library of shared rules, not a game: it cannot be simulated"

@@ -30,6 +30,9 @@ mod play;
 mod render;
 mod replay;
 mod simulate;
+mod status;
+mod text_board;
+mod validate;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -64,10 +67,18 @@ enum Command {
     /// List the rulesets with their title, family, players and source.
     List,
     /// Check rulesets; print every problem as path:line:col with the line underlined. Exit 1 if any.
+    /// Warnings (a game over before its first move, a title taken from a library) do not fail.
+    #[command(
+        after_help = "Examples:\n  keliya validate rulesets/hat-diviyan-keliya.yaml\n  keliya validate my-variant.yaml --json"
+    )]
     Validate {
         /// Ruleset files or names.
         #[arg(required = true)]
         rulesets: Vec<String>,
+        /// Print JSON: each ruleset with `ok` and its diagnostics (severity, file, line, column, message,
+        /// hint).
+        #[arg(long)]
+        json: bool,
     },
     /// Print the rules, readable, after inheritance, with each rule's source.
     Show {
@@ -78,6 +89,9 @@ enum Command {
         resolved: bool,
     },
     /// Draw the board with the initial position (or a given state).
+    #[command(
+        after_help = "Examples:\n  keliya render demala-diviyan-keliya\n  keliya render raja-pasu --format svg -o raja-pasu.svg\n  keliya render hat-diviyan-keliya --state s1.json"
+    )]
     Render {
         /// A ruleset name or path.
         ruleset: String,
@@ -89,8 +103,14 @@ enum Command {
         /// A state file (JSON, see docs/cli.md) to draw instead of the initial position.
         #[arg(long)]
         state: Option<PathBuf>,
+        /// Draw text with ASCII characters only (box-drawing characters otherwise, on a UTF-8 locale).
+        #[arg(long)]
+        ascii: bool,
     },
     /// The legal moves of a state, or every throw outcome with its probability when a throw is due.
+    #[command(
+        after_help = "Examples:\n  keliya moves hat-diviyan-keliya\n  keliya moves pancha-keliya --state s1.json --json"
+    )]
     Moves {
         /// A ruleset name or path.
         ruleset: String,
@@ -102,6 +122,9 @@ enum Command {
         json: bool,
     },
     /// The state after one move (or one throw outcome, by its name, when a throw is due).
+    #[command(
+        after_help = "Examples:\n  keliya apply hat-diviyan-keliya --move A > s1.json\n  keliya apply pancha-keliya --move pancha > s2.json"
+    )]
     Apply {
         /// A ruleset name or path.
         ruleset: String,
@@ -116,15 +139,41 @@ enum Command {
         json: bool,
     },
     /// Play many games (random by default) and report win rates, lengths, captures and capped games.
+    #[command(
+        after_help = "Examples:\n  keliya simulate hat-diviyan-keliya --games 1000 --seed 1\n  keliya simulate raja-pasu --games 300 --threads 2 -o games.jsonl\n  keliya simulate hat-diviyan-keliya --agents random,mcts:iterations=200 --json"
+    )]
     Simulate(simulate::SimulateArgs),
     /// Check every move of a record file and print a game, or the position at a ply.
+    #[command(
+        after_help = "Examples:\n  keliya replay games.jsonl\n  keliya replay games.jsonl --game 0 --board\n  keliya replay games.jsonl --game 0 --ply 12 -o s12.json"
+    )]
     Replay(replay::ReplayArgs),
     /// What changed between two rulesets, section by section; with --simulate, what it does to play.
+    #[command(
+        after_help = "Examples:\n  keliya diff hat-diviyan-keliya hat-diviyan-keliya/large\n  keliya diff raja-pasu raja-pasu/capture-chain --simulate 200 --json"
+    )]
     Diff(diff::DiffArgs),
     /// Play a game in the terminal: hot-seat, or against computer seats.
+    #[command(
+        after_help = "Examples:\n  keliya play hat-diviyan-keliya\n  keliya play raja-pasu --agents human,greedy\n  keliya play pancha-keliya --agents human,human"
+    )]
     Play(play::PlayArgs),
     /// Measure random playouts (and moves) per second per ruleset.
+    #[command(
+        after_help = "Examples:\n  keliya bench hat-diviyan-keliya --seconds 5\n  keliya bench raja-pasu pancha-keliya --rounds 3 --json"
+    )]
     Bench(bench::BenchArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Examples:\n  keliya completions bash > ~/.local/share/bash-completion/completions/keliya\n  keliya completions zsh > ~/.zfunc/_keliya"
+    )]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man`.
+    #[command(after_help = "Examples:\n  keliya man > keliya.1 && man ./keliya.1")]
+    Man,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -139,6 +188,10 @@ pub(crate) enum CliError {
     /// Already printed (diagnostics); exit 1.
     #[error("")]
     Reported,
+    /// The command line asks for something impossible (three agents for two seats): exit 2, as clap's
+    /// own usage errors.
+    #[error("{0}")]
+    Usage(String),
     #[error("{0}")]
     Message(String),
 }
@@ -151,6 +204,10 @@ fn main() -> ExitCode {
         Err(CliError::Message(m)) => {
             eprintln!("error: {m}");
             ExitCode::from(1)
+        }
+        Err(CliError::Usage(m)) => {
+            eprintln!("error: {m}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
         }
     }
 }
@@ -235,13 +292,14 @@ pub(crate) fn read_state(
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::List => list(),
-        Command::Validate { rulesets } => validate(&rulesets),
+        Command::Validate { rulesets, json } => validate::run(&rulesets, json),
         Command::Show { ruleset, resolved } => show(&ruleset, resolved),
         Command::Render {
             ruleset,
             format,
             output,
             state,
+            ascii,
         } => {
             let c = load_game(&ruleset)?;
             let game = c.game();
@@ -249,7 +307,9 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let text = match format {
                 Format::Svg => render::svg(game, &st),
                 Format::Dot => render::dot(game, &st),
-                Format::Text => render::text(game, &st),
+                Format::Text => {
+                    render::text_in(game, &st, !ascii && text_board::Style::unicode_locale())
+                }
             };
             match output {
                 Some(p) => std::fs::write(&p, text)
@@ -276,6 +336,27 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Diff(args) => diff::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "keliya", &mut std::io::stdout());
+            Ok(())
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let page = clap_mangen::Man::new(Cli::command());
+            let mut out = Vec::new();
+            page.render(&mut out)
+                .map_err(|e| CliError::Message(format!("the manual page: {e}")))?;
+            // The subcommands' pages follow the main one, so `man` shows every option.
+            for sub in Cli::command().get_subcommands() {
+                clap_mangen::Man::new(sub.clone())
+                    .render(&mut out)
+                    .map_err(|e| CliError::Message(format!("the manual page: {e}")))?;
+            }
+            out!("{}", String::from_utf8_lossy(&out));
+            Ok(())
+        }
     }
 }
 
@@ -337,35 +418,6 @@ fn list() -> Result<(), CliError> {
     outln!("{}", line(headers.iter().map(|s| s.to_string()).collect()));
     for r in rows {
         outln!("{}", line(r.to_vec()));
-    }
-    Ok(())
-}
-
-fn validate(paths: &[String]) -> Result<(), CliError> {
-    let mut problems = 0;
-    for p in paths {
-        let loaded = keliya_rules::load(&catalog(), p);
-        match loaded.result {
-            Ok(c) => outln!(
-                "{}: ok ({})",
-                p,
-                if c.info.is_library {
-                    "library"
-                } else {
-                    c.info.title.as_str()
-                }
-            ),
-            Err(diags) => {
-                problems += diags.len();
-                for d in &diags {
-                    eprint!("{}", diagnostics::render(&loaded.sources, d));
-                }
-            }
-        }
-    }
-    if problems > 0 {
-        eprintln!("{problems} problem(s) found");
-        return Err(CliError::Reported);
     }
     Ok(())
 }

@@ -16,8 +16,8 @@ use crate::{CliError, load_game};
 pub struct SimulateArgs {
     /// A ruleset name or path.
     ruleset: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = games)]
     games: u64,
     /// Master seed; game i uses a seed derived from (seed, i).
     #[arg(long, default_value_t = 0)]
@@ -26,11 +26,16 @@ pub struct SimulateArgs {
     /// One agent serves every seat.
     #[arg(long, default_value = "random")]
     agents: String,
-    /// Worker threads. Results are the same for any count.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads, 1 to 256. Results are the same for any count.
+    #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
-    /// Write every game to this JSON Lines file (atomically).
-    #[arg(long)]
+    /// Write every game to this JSON Lines file (atomically); `--record` is the old spelling.
+    #[arg(
+        short = 'o',
+        long = "output",
+        visible_alias = "record",
+        value_name = "FILE"
+    )]
     record: Option<PathBuf>,
     /// Check the ruleset's invariants after every throw and move; exit 1 naming the game and step if one
     /// breaks.
@@ -39,6 +44,42 @@ pub struct SimulateArgs {
     /// Print the statistics as JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// A number of games: statistics of no game mean nothing.
+pub fn games(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("a whole number of games, at least 1".into()),
+    }
+}
+
+/// `--threads`: 1 to 256.
+pub fn threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err("a whole number from 1 to 256".into()),
+    }
+}
+
+/// The agents for the seats of `game`: one for every seat, or one per seat (a usage error otherwise).
+pub fn agents_for_seats(
+    game: &keliya_engine::Game,
+    specs: Vec<String>,
+) -> Result<Vec<String>, CliError> {
+    let seats = game.players.len();
+    if specs.len() == 1 || specs.len() == seats {
+        return Ok(specs);
+    }
+    Err(CliError::Usage(format!(
+        "invalid value for '--agents': {} agents given for {seats} seats (give one for every seat, or {seats}, in player order: {})",
+        specs.len(),
+        game.players
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
 }
 
 /// Splits `mcts:iterations=5,c=1,random` into agent specs: a comma starts a new agent unless it continues
@@ -60,14 +101,7 @@ pub fn split_agents(text: &str) -> Vec<String> {
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let c = load_game(&args.ruleset)?;
     let game = c.game();
-    let specs = split_agents(&args.agents);
-    if args.threads == 0 || args.threads > 256 {
-        return Err(CliError::Message("--threads takes 1 to 256".into()));
-    }
-    // No statistics can be made of no game (and `diff --simulate 0` is refused alike).
-    if args.games == 0 {
-        return Err(CliError::Message("--games takes at least 1".into()));
-    }
+    let specs = agents_for_seats(game, split_agents(&args.agents))?;
     let done = AtomicU64::new(0);
     let show = std::io::stderr().is_terminal() && args.games >= 20;
     let progress = || {

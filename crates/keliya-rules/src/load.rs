@@ -41,6 +41,27 @@ pub struct RulesetInfo {
     pub rules: Vec<RuleInfo>,
     pub ends: Vec<RuleInfo>,
     pub params: Vec<(String, i64)>,
+    /// `display:`: the figures a player is shown each turn, in order.
+    pub display: Vec<DisplayItem>,
+    /// A rule's `labels:` (by rule name): the words its choices are shown with, by choice name.
+    pub move_labels: Vec<(String, Vec<(String, String)>)>,
+}
+
+/// One figure of `display:`, with the label it is shown by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplayItem {
+    pub label: String,
+    pub value: DisplayValue,
+    /// Shown for this player alone (`player:`); every player otherwise.
+    pub player: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DisplayValue {
+    /// A variable, by index in `Game::vars` (one figure per player for a per-player variable).
+    Var(usize),
+    /// How many pieces each player owns on these sites.
+    CountAt(Vec<u16>),
 }
 
 pub struct Compiled {

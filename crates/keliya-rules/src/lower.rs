@@ -8,6 +8,8 @@ use keliya_engine::{
     VarDef,
 };
 
+mod display;
+
 use crate::diag::{Diagnostic, Loc, Sources};
 use crate::load::{Compiled, RuleInfo, RulesetInfo, canonical};
 use crate::yaml::{Key, Node, Value, value_offset, value_offsets};
@@ -36,6 +38,7 @@ pub const TOP_KEYS: &[&str] = &[
     "caps",
     "limits",
     "invariants",
+    "display",
 ];
 
 pub(crate) fn lower(
@@ -289,9 +292,15 @@ pub(crate) fn lower(
             };
             cx.check_keys(
                 entries,
-                &["player", "when", "do", "notation", "source", "fallback"],
+                &[
+                    "player", "when", "do", "notation", "source", "fallback", "labels",
+                ],
                 "a rule",
             );
+            if let Some(labels) = field(entries, "labels") {
+                let labels = display::choice_labels(&mut cx, labels);
+                info.move_labels.push((k.name.clone(), labels));
+            }
             let player = field(entries, "player").and_then(|p| cx.player_ref(p, &names));
             // This rule's `choose` variables are the ones its body adds to `choice_names`.
             let first_choice = choice_names.len();
@@ -509,9 +518,15 @@ pub(crate) fn lower(
         }
     }
 
+    info.display = get("display")
+        .map(|d| display::display(&mut cx, d, &names, board.as_ref()))
+        .unwrap_or_default();
     let hash = {
+        // What a player is shown is not part of the game: records made before a ruleset says what to
+        // display still replay after.
+        let played = display::without_display(&root);
         let mut text = String::new();
-        canonical(&root, &mut text);
+        canonical(&played, &mut text);
         format!("{:016x}", fnv(text.as_bytes()))
     };
     if !cx.diags.is_empty() {
