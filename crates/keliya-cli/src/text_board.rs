@@ -319,9 +319,28 @@ impl Canvas {
     }
 
     /// A line from one cell to another, each step drawn by its direction; where two lines cross, a cross.
+    /// Between points on different rows the line runs in the rows between them only, leaving each point
+    /// by a slant, so that it does not look like a line along the point's own row.
     fn line(&mut self, from: (usize, usize), to: (usize, usize)) {
-        let (r0, c0) = (from.0 as i64, from.1 as i64);
-        let (r1, c1) = (to.0 as i64, to.1 as i64);
+        let (mut r0, mut c0) = (from.0 as i64, from.1 as i64);
+        let (mut r1, mut c1) = (to.0 as i64, to.1 as i64);
+        // The way the line goes, kept for its two slanted ends.
+        let (vr, vc) = ((r1 - r0).signum(), (c1 - c0).signum());
+        let between = (r1 - r0).abs() >= 2;
+        if between {
+            r0 += vr;
+            c0 += vc;
+            r1 -= vr;
+            c1 -= vc;
+            if (c1 - c0).signum() == -vc {
+                c1 = c0;
+            }
+            let first = self.stroke(vr, vc);
+            self.mark(r0, c0, first);
+            if (r0, c0) == (r1, c1) {
+                return;
+            }
+        }
         let (dr, dc) = ((r1 - r0).abs(), (c1 - c0).abs());
         let (sr, sc) = (if r1 > r0 { 1 } else { -1 }, if c1 > c0 { 1 } else { -1 });
         let (mut r, mut c) = (r0, c0);
@@ -337,15 +356,23 @@ impl Canvas {
                 err += dc;
                 r += sr;
             }
-            let ch = self.stroke(r - pr, c - pc);
-            let (ru, cu) = (r as usize, c as usize);
-            let old = self.cells.get(ru).and_then(|row| row.get(cu)).map(|x| x.0);
-            let ch = match old {
-                Some(o) if o != ' ' && o != ch => self.crossing(o, ch),
-                _ => ch,
-            };
-            self.put(ru, cu, ch, None);
+            let mut ch = self.stroke(r - pr, c - pc);
+            // The last cell before the far point leaves it by a slant, as the first did.
+            if between && (r, c) == (r1, c1) && vc != 0 {
+                ch = self.stroke(vr, vc);
+            }
+            self.mark(r, c, ch);
         }
+    }
+
+    fn mark(&mut self, r: i64, c: i64, ch: char) {
+        let (ru, cu) = (r as usize, c as usize);
+        let old = self.cells.get(ru).and_then(|row| row.get(cu)).map(|x| x.0);
+        let ch = match old {
+            Some(o) if o != ' ' && o != ch => self.crossing(o, ch),
+            _ => ch,
+        };
+        self.put(ru, cu, ch, None);
     }
 
     fn stroke(&self, dr: i64, dc: i64) -> char {
