@@ -10,7 +10,7 @@ use crate::{CliError, load_game};
 
 #[derive(clap::Args)]
 pub struct ReplayArgs {
-    /// A JSON Lines record file written by `keliya simulate --record` or `keliya play` (save).
+    /// A JSON Lines record file written by `keliya simulate -o` or `keliya play` (save).
     record: PathBuf,
     /// Print this game (its index in the file, from 0) move by move: who moved, each throw, each move.
     #[arg(long)]

@@ -27,7 +27,11 @@ pub fn warnings(c: &Compiled, sources: &Sources) -> Vec<Diagnostic> {
             let who = outcome.winner.map_or("a draw".to_string(), |w| {
                 format!("{} wins", game.side_name(w))
             });
-            let at = key("setup").map_or(own, |(k, _)| k.loc);
+            // At `setup:`, or where the file removes it (`setup: ~` leaves no key to point at).
+            let at = key("setup").map_or_else(
+                || written_key(sources, "setup").unwrap_or(own),
+                |(k, _)| k.loc,
+            );
             out.push(
                 Diagnostic::new(
                     at,
@@ -54,6 +58,26 @@ pub fn warnings(c: &Compiled, sources: &Sources) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// Where the file asked for writes top-level `key:`.
+fn written_key(sources: &Sources, key: &str) -> Option<Loc> {
+    let text = sources.text(0);
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if line
+            .strip_prefix(key)
+            .is_some_and(|rest| rest.starts_with(':'))
+        {
+            return Some(Loc {
+                file: 0,
+                start: offset,
+                end: offset + key.len(),
+            });
+        }
+        offset += line.len();
+    }
+    None
 }
 
 /// The file says `kind: library` at its top level.
