@@ -69,7 +69,7 @@ enum Command {
     /// Check rulesets; print every problem as path:line:col with the line underlined. Exit 1 if any.
     /// Warnings (a game over before its first move, a title taken from a library) do not fail.
     #[command(
-        after_help = "Examples:\n  keliya validate rulesets/hat-diviyan-keliya.yaml\n  keliya validate my-variant.yaml --json"
+        after_help = "Examples:\n  keliya validate game.yaml variant.yaml\n  keliya validate variant.yaml --json"
     )]
     Validate {
         /// Ruleset files or names.
@@ -90,7 +90,7 @@ enum Command {
     },
     /// Draw the board with the initial position (or a given state).
     #[command(
-        after_help = "Examples:\n  keliya render demala-diviyan-keliya\n  keliya render raja-pasu --format svg -o raja-pasu.svg\n  keliya render hat-diviyan-keliya --state s1.json"
+        after_help = "Examples:\n  keliya render game.yaml\n  keliya render game.yaml --format svg -o board.svg\n  keliya render game.yaml --state s1.json --ascii"
     )]
     Render {
         /// A ruleset name or path.
@@ -109,7 +109,7 @@ enum Command {
     },
     /// The legal moves of a state, or every throw outcome with its probability when a throw is due.
     #[command(
-        after_help = "Examples:\n  keliya moves hat-diviyan-keliya\n  keliya moves pancha-keliya --state s1.json --json"
+        after_help = "Examples:\n  keliya moves game.yaml\n  keliya moves game.yaml --state s1.json --json"
     )]
     Moves {
         /// A ruleset name or path.
@@ -123,7 +123,7 @@ enum Command {
     },
     /// The state after one move (or one throw outcome, by its name, when a throw is due).
     #[command(
-        after_help = "Examples:\n  keliya apply hat-diviyan-keliya --move A > s1.json\n  keliya apply pancha-keliya --move pancha > s2.json"
+        after_help = "Examples:\n  keliya apply game.yaml --move A > s1.json\n  keliya apply game.yaml --state s1.json --move A-L1 > s2.json"
     )]
     Apply {
         /// A ruleset name or path.
@@ -140,7 +140,7 @@ enum Command {
     },
     /// Play many games (random by default) and report win rates, lengths, captures and capped games.
     #[command(
-        after_help = "Examples:\n  keliya simulate hat-diviyan-keliya --games 1000 --seed 1\n  keliya simulate raja-pasu --games 300 --threads 2 -o games.jsonl\n  keliya simulate hat-diviyan-keliya --agents random,mcts:iterations=200 --json"
+        after_help = "Examples:\n  keliya simulate game.yaml --games 1000 --seed 1\n  keliya simulate game.yaml --games 300 --threads 2 -o games.jsonl\n  keliya simulate game.yaml --agents random,mcts:iterations=200 --json"
     )]
     Simulate(simulate::SimulateArgs),
     /// Check every move of a record file and print a game, or the position at a ply.
@@ -150,17 +150,17 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// What changed between two rulesets, section by section; with --simulate, what it does to play.
     #[command(
-        after_help = "Examples:\n  keliya diff hat-diviyan-keliya hat-diviyan-keliya/large\n  keliya diff raja-pasu raja-pasu/capture-chain --simulate 200 --json"
+        after_help = "Examples:\n  keliya diff game.yaml variant.yaml\n  keliya diff game.yaml variant.yaml --simulate 200 --json"
     )]
     Diff(diff::DiffArgs),
     /// Play a game in the terminal: hot-seat, or against computer seats.
     #[command(
-        after_help = "Examples:\n  keliya play hat-diviyan-keliya\n  keliya play raja-pasu --agents human,greedy\n  keliya play pancha-keliya --agents human,human"
+        after_help = "Examples:\n  keliya play game.yaml\n  keliya play game.yaml --agents human,greedy\n  keliya play game.yaml --agents human,human"
     )]
     Play(play::PlayArgs),
     /// Measure random playouts (and moves) per second per ruleset.
     #[command(
-        after_help = "Examples:\n  keliya bench hat-diviyan-keliya --seconds 5\n  keliya bench raja-pasu pancha-keliya --rounds 3 --json"
+        after_help = "Examples:\n  keliya bench game.yaml --seconds 5\n  keliya bench game.yaml variant.yaml --rounds 3 --json"
     )]
     Bench(bench::BenchArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).

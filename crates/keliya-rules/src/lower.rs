@@ -2015,6 +2015,21 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         })
     }
 
+    /// `x == true` where `x` is a number: one side a `true`/`false` literal, the other of number type.
+    fn compares_a_number_with_truth(&mut self, left: &dsl::Expr, right: &dsl::Expr) -> bool {
+        use dsl::ExprKind as K;
+        let other = match (&left.kind, &right.kind) {
+            (_, K::Bool(_)) => left,
+            (K::Bool(_), _) => right,
+            _ => return false,
+        };
+        // Typed on a scratch copy of the diagnostics: the real lowering reports the other side's errors.
+        let saved = self.cx.diags.len();
+        let ty = self.expr(other, None).map(|(_, t)| t);
+        self.cx.diags.truncate(saved);
+        ty == Ok(Ty::Int)
+    }
+
     fn typed(&mut self, e: &dsl::Expr, want: Ty) -> Lowered<eng::Expr> {
         let (ir, ty) = self.expr(e, Some(want))?;
         if ty != want {
@@ -2090,6 +2105,23 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         let r = self.typed(right, Ty::Bool);
                         (X::Bin(bop, Box::new(l?), Box::new(r?)), Ty::Bool)
                     }
+                    B::Eq | B::Ne if self.compares_a_number_with_truth(left, right) => {
+                        let side = if matches!(right.kind, K::Bool(_)) {
+                            right
+                        } else {
+                            left
+                        };
+                        self.err_hint(
+                            side.span,
+                            "a number compared with `true` or `false`".to_string(),
+                            Some(
+                                "a condition is written as it is (`x == true` is `x`, `x == false` is \
+                                 `not x`); a number is compared with a number (`x == 1`, `x > 0`)"
+                                    .into(),
+                            ),
+                        );
+                        return Err(());
+                    }
                     B::Eq | B::Ne => {
                         // The side whose type is known decides how a bare name on the other side is read.
                         let (l, r) = if self.is_bare_name(left) && !self.is_bare_name(right) {
@@ -2130,8 +2162,13 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                             name.name
                         ))
                     } else {
-                        closest(&name.name, FUNCS.iter().map(|f| f.0))
-                            .map(|c| format!("did you mean `{c}`?"))
+                        // Domains and effects too: `neighbors` is a misspelt domain.
+                        let known = FUNCS
+                            .iter()
+                            .map(|f| f.0)
+                            .chain(DOMAINS.iter().copied())
+                            .chain(EFFECTS.iter().map(|e| e.0));
+                        closest(&name.name, known).map(|c| format!("did you mean `{c}`?"))
                     };
                     self.err_hint(name.span, format!("unknown function `{}`", name.name), hint);
                     return Err(());
