@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use keliya_play::{Dice, play_random_game};
 use serde_json::json;
 
+use crate::progress::Progress;
 use crate::{CliError, load_game};
 
 #[derive(clap::Args)]
@@ -48,15 +49,24 @@ struct Measured {
     secs: f64,
 }
 
+/// The bar a thread moves while it measures, and how many milliseconds of the run came before.
+type Ticker<'p> = Option<(&'p Progress, u64)>;
+
 fn run_for(
     game: &keliya_engine::Game,
     seconds: f64,
     first_seed: u64,
+    ticker: Ticker<'_>,
 ) -> Result<Measured, CliError> {
     let start = Instant::now();
     let limit = Duration::from_secs_f64(seconds);
     let (mut playouts, mut plies) = (0u64, 0u64);
     while start.elapsed() < limit {
+        if let Some((bar, before)) = ticker
+            && playouts % 64 == 0
+        {
+            bar.at_millis(before + start.elapsed().as_millis() as u64);
+        }
         let (summary, _) = play_random_game(game, Dice::game_seed(first_seed, playouts))
             .map_err(crate::engine_error)?;
         playouts += 1;
@@ -76,12 +86,15 @@ fn run_round(
     seconds: f64,
     threads: usize,
     round: usize,
+    ticker: Ticker<'_>,
 ) -> Result<Measured, CliError> {
     let results: Vec<Result<Measured, CliError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let first_seed = (round * threads + t) as u64;
-                scope.spawn(move || run_for(game, seconds, first_seed))
+                // The first thread alone moves the bar.
+                let ticker = if t == 0 { ticker } else { None };
+                scope.spawn(move || run_for(game, seconds, first_seed, ticker))
             })
             .collect();
         handles
@@ -127,12 +140,21 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         let c = load_game(name)?;
         let game = c.game();
         let warm = (args.seconds / 5.0).max(1.0).min(args.seconds);
-        run_for(game, warm, u64::MAX)?;
+        let bar = Progress::timed(warm + args.seconds, &c.info.name);
+        run_for(game, warm, u64::MAX, Some((&bar, 0)))?;
         let round_secs = args.seconds / args.rounds as f64;
         let mut rounds = Vec::with_capacity(args.rounds);
         for round in 0..args.rounds {
-            rounds.push(run_round(game, round_secs, args.threads, round)?);
+            let before = ((warm + round_secs * round as f64) * 1000.0) as u64;
+            rounds.push(run_round(
+                game,
+                round_secs,
+                args.threads,
+                round,
+                Some((&bar, before)),
+            )?);
         }
+        bar.finish();
         let playouts: u64 = rounds.iter().map(|r| r.playouts).sum();
         let plies: u64 = rounds.iter().map(|r| r.plies).sum();
         let secs: f64 = rounds.iter().map(|r| r.secs).sum();

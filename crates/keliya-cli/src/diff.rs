@@ -1,8 +1,7 @@
 //! `keliya diff A B`: what changed between two rulesets, structurally, and with `--simulate N` what the
 //! change does to play. The comparing is done by `keliya-diff`; this file loads, prints and sets the exit code.
 
-use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::io::Write;
 
 use crate::CliError;
 use crate::simulate::split_agents;
@@ -92,16 +91,8 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 agents: split_agents(&args.agents),
                 threads: args.threads,
             };
-            let done = AtomicU64::new(0);
-            let total = 2 * games;
-            let show = std::io::stderr().is_terminal() && total >= 40;
-            let progress = || {
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                // At each whole percent.
-                if show && (n * 100 / total != (n - 1) * 100 / total) {
-                    eprint!("\r{n}/{total} games");
-                }
-            };
+            let bar = crate::progress::Progress::new(2 * games, "games");
+            let progress = || bar.step();
             let sim = keliya_diff::simulate(
                 (&a.compiled.info.name, ga),
                 (&b.compiled.info.name, gb),
@@ -144,9 +135,7 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                     reported => reported,
                 }
             })?;
-            if show {
-                eprintln!();
-            }
+            bar.finish();
             Some(sim)
         }
     };

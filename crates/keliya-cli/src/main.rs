@@ -27,6 +27,7 @@ mod diagnostics;
 mod diff;
 mod failure;
 mod play;
+mod progress;
 mod render;
 mod replay;
 mod simulate;

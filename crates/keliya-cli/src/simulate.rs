@@ -1,8 +1,6 @@
 //! `keliya simulate`: many seeded games, in parallel, with statistics and optional records.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use keliya_play::RunError;
 use keliya_play::SimulationStats;
@@ -102,14 +100,8 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let c = load_game(&args.ruleset)?;
     let game = c.game();
     let specs = agents_for_seats(game, split_agents(&args.agents))?;
-    let done = AtomicU64::new(0);
-    let show = std::io::stderr().is_terminal() && args.games >= 20;
-    let progress = || {
-        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if show && (n.is_multiple_of((args.games / 100).max(1)) || n == args.games) {
-            eprint!("\r{n}/{} games", args.games);
-        }
-    };
+    let bar = crate::progress::Progress::new(args.games, "games");
+    let progress = || bar.step();
     let start = std::time::Instant::now();
     let mut records = simulate_records(
         game,
@@ -136,9 +128,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         RunError::Setup(message) => CliError::Message(message),
     })?;
     let secs = start.elapsed().as_secs_f64();
-    if show {
-        eprintln!();
-    }
+    bar.finish();
     for r in &mut records {
         r.engine = ENGINE_VERSION.into();
         // What the user named (a bundled name or a path), so `keliya replay` finds the same file again.
