@@ -26,6 +26,7 @@ mod bench;
 mod diagnostics;
 mod diff;
 mod failure;
+mod picture;
 mod play;
 mod progress;
 mod render;
@@ -306,7 +307,10 @@ fn run(cli: Cli) -> Result<(), CliError> {
             let game = c.game();
             let st = read_state(game, state.as_ref())?;
             let text = match format {
-                Format::Svg => render::svg(game, &st),
+                Format::Svg => {
+                    let figures = status::figures(game, &c.info.display, &st);
+                    picture::svg(game, &st, &c.info.title, &figures.per_player)
+                }
                 Format::Dot => render::dot(game, &st),
                 Format::Text => {
                     render::text_in(game, &st, !ascii && text_board::Style::unicode_locale())

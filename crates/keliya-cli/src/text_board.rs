@@ -59,13 +59,13 @@ pub fn letter(game: &Game, piece: usize) -> char {
 }
 
 /// The colour of a piece: its owner's, or its own index for pieces nobody owns.
-fn piece_colour(game: &Game, piece: usize) -> usize {
+pub(crate) fn piece_colour(game: &Game, piece: usize) -> usize {
     game.pieces[piece].owner.map_or(piece, usize::from)
 }
 
 /// What stands on a site, by letter: pieces of the same letter (a side's pawns in their several states)
 /// counted together, in the order of the pieces.
-fn stacks(game: &Game, st: &State, site: u16) -> Vec<(char, u32, usize)> {
+pub(crate) fn stacks(game: &Game, st: &State, site: u16) -> Vec<(char, u32, usize)> {
     let mut out: Vec<(char, u32, usize)> = Vec::new();
     for p in 0..game.piece_count() {
         let n = u32::from(st.count(game, site, p as u8));
@@ -135,7 +135,7 @@ pub fn board(game: &Game, st: &State, style: Style, notes: &[String]) -> String 
 /// The rows of a sowing board, top to bottom, each with its owner when a single player owns all of it:
 /// `Some` when the board has no lines, no piece belongs to a player (counters, not pawns) and every point
 /// holds counters at the start.
-fn pit_rows(game: &Game) -> Option<Vec<(f64, Option<PlayerId>)>> {
+pub(crate) fn pit_rows(game: &Game) -> Option<Vec<(f64, Option<PlayerId>)>> {
     let b = &game.board;
     if !b.lines.is_empty() || game.pieces.iter().any(|p| p.owner.is_some()) {
         return None;
@@ -164,7 +164,7 @@ fn pit_rows(game: &Game) -> Option<Vec<(f64, Option<PlayerId>)>> {
 
 /// The piece most counted at the start: a sowing board's counters, shown as numbers; any other piece in a
 /// pit is shown by its letter.
-fn counter_piece(game: &Game) -> usize {
+pub(crate) fn counter_piece(game: &Game) -> usize {
     let kinds = game.piece_count().max(1);
     let mut totals = vec![0u64; kinds];
     for (i, &n) in game.setup.iter().enumerate() {
@@ -528,7 +528,7 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
 
 /// The pairs of points joined in the picture: the board's edges, and each step of a track (a track may
 /// lead where no edge goes, as to a finishing square), each pair once.
-fn segments(game: &Game) -> Vec<(u16, u16)> {
+pub(crate) fn segments(game: &Game) -> Vec<(u16, u16)> {
     let b = &game.board;
     let mut out: Vec<(u16, u16)> = Vec::new();
     let mut add = |a: u16, c: u16| {
