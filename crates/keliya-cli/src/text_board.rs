@@ -243,6 +243,12 @@ fn pits(game: &Game, st: &State, style: Style, notes: &[String]) -> String {
         s.trim_end().to_string()
     };
     let mut out = String::new();
+    // Notes stand beside the rows only if every row's note fits there, so that they line up.
+    let row_width = owner_width + 2 + xs.len() * (cell + 3);
+    let all_beside = rows
+        .iter()
+        .filter_map(|(_, o)| o.and_then(|o| notes.get(o as usize)))
+        .all(|n| row_width + 1 + visible_len(n) <= WIDTH);
     // The players whose notes are written beside their row.
     let mut beside: Vec<Option<PlayerId>> = Vec::new();
     for (i, &(y, owner)) in rows.iter().enumerate() {
@@ -273,7 +279,7 @@ fn pits(game: &Game, st: &State, style: Style, notes: &[String]) -> String {
             .and_then(|o| notes.get(o as usize))
             .filter(|n| !n.is_empty())
         {
-            if visible_len(&line) + 1 + visible_len(note) <= WIDTH {
+            if all_beside {
                 line.push_str(&format!(" {note}"));
                 beside.push(owner);
             }
