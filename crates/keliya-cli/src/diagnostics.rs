@@ -75,6 +75,26 @@ fn render_with(sources: &Sources, d: &Diagnostic, severity: Severity, colour: bo
         .fold(false)
         .annotation(AnnotationKind::Primary.span(start..end.min(shown.len().max(start + 1))));
     let mut group = Group::with_level(level).element(snippet);
+    // Secondary places, each its line from its own file, labelled.
+    for (loc, label) in &d.related {
+        let (rl, rc) = sources.line_col(loc.file, loc.start);
+        let Some(other) = sources.text(loc.file).lines().nth(rl - 1) else {
+            continue;
+        };
+        let other: String = other.chars().take(MAX_SHOWN).collect();
+        let from = other
+            .char_indices()
+            .nth(rc - 1)
+            .map_or(other.len(), |(i, _)| i);
+        let to = other.len().max(from + 1);
+        group = group.element(
+            Snippet::source(other)
+                .path(sources.path(loc.file).to_string())
+                .line_start(rl)
+                .fold(false)
+                .annotation(AnnotationKind::Context.span(from..to).label(label.as_str())),
+        );
+    }
     if let Some(h) = &d.hint {
         group = group.element(Level::HELP.with_name("hint").message(h.as_str()));
     }

@@ -874,3 +874,32 @@ fn display_keys_leave_the_ruleset_hash_alone() {
         hash(plain.to_str().expect("utf-8"))
     );
 }
+
+/// A mistake in a value a delta writes over its parent's is shown with the parent's line as a secondary
+/// label, from the parent's file.
+#[test]
+fn a_delta_s_mistake_shows_the_parent_s_line_it_replaces() {
+    let delta = temp("over-rule.yaml");
+    std::fs::write(
+        &delta,
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  prey-drop:\n    when: count(hand(prey), leoprd) > 0\n",
+    )
+    .expect("written");
+    let o = keliya(&["validate", delta.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l
+                .ends_with("over-rule.yaml:6:29: error: unknown name (expected a piece) `leoprd`")),
+        "{err}"
+    );
+    // (Its line moves when the library is edited; the file and the text are what matter.)
+    assert!(err.contains("lib/hunt.yaml:"), "{err}");
+    assert!(err.contains("when: count(hand(prey), prey) > 0"), "{err}");
+    assert!(
+        err.contains("the parent's value, which this replaces"),
+        "{err}"
+    );
+}
