@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use keliya_play::{Dice, play_random_game};
 use serde_json::json;
 
+use crate::progress::Progress;
 use crate::{CliError, load_game};
 
 #[derive(clap::Args)]
@@ -12,19 +13,34 @@ pub struct BenchArgs {
     /// Ruleset names or paths.
     #[arg(required = true)]
     rulesets: Vec<String>,
-    /// Measured seconds per ruleset (after a warm-up of a fifth of that, at least one second).
-    #[arg(long, default_value_t = 10.0)]
+    /// Measured seconds per ruleset, more than 0 and at most 3600 (after a warm-up of a fifth of that, at
+    /// least one second).
+    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
     seconds: f64,
-    /// Threads playing at once; playouts per second are summed over them.
-    #[arg(long, default_value_t = 1)]
+    /// Threads playing at once, 1 to 256; playouts per second are summed over them.
+    #[arg(long, default_value_t = 1, value_parser = crate::simulate::threads)]
     threads: usize,
-    /// Rounds the measured seconds are split into; the median round is reported, with the slowest and
-    /// the fastest.
-    #[arg(long, default_value_t = 1)]
+    /// Rounds the measured seconds are split into, 1 to 1000; the median round is reported, with the
+    /// slowest and the fastest.
+    #[arg(long, default_value_t = 1, value_parser = rounds)]
     rounds: usize,
     /// One JSON object per ruleset, one per line.
     #[arg(long)]
     json: bool,
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= 3600.0 => Ok(s),
+        _ => Err("a number of seconds above 0 and at most 3600".into()),
+    }
+}
+
+fn rounds(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(n),
+        _ => Err("a whole number from 1 to 1000".into()),
+    }
 }
 
 struct Measured {
@@ -33,15 +49,24 @@ struct Measured {
     secs: f64,
 }
 
+/// The bar a thread moves while it measures, and how many milliseconds of the run came before.
+type Ticker<'p> = Option<(&'p Progress, u64)>;
+
 fn run_for(
     game: &keliya_engine::Game,
     seconds: f64,
     first_seed: u64,
+    ticker: Ticker<'_>,
 ) -> Result<Measured, CliError> {
     let start = Instant::now();
     let limit = Duration::from_secs_f64(seconds);
     let (mut playouts, mut plies) = (0u64, 0u64);
     while start.elapsed() < limit {
+        if let Some((bar, before)) = ticker
+            && playouts % 64 == 0
+        {
+            bar.at_millis(before + start.elapsed().as_millis() as u64);
+        }
         let (summary, _) = play_random_game(game, Dice::game_seed(first_seed, playouts))
             .map_err(crate::engine_error)?;
         playouts += 1;
@@ -61,12 +86,15 @@ fn run_round(
     seconds: f64,
     threads: usize,
     round: usize,
+    ticker: Ticker<'_>,
 ) -> Result<Measured, CliError> {
     let results: Vec<Result<Measured, CliError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let first_seed = (round * threads + t) as u64;
-                scope.spawn(move || run_for(game, seconds, first_seed))
+                // The first thread alone moves the bar.
+                let ticker = if t == 0 { ticker } else { None };
+                scope.spawn(move || run_for(game, seconds, first_seed, ticker))
             })
             .collect();
         handles
@@ -108,27 +136,25 @@ fn peak_memory_kib() -> Option<u64> {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
-    if !(args.seconds > 0.0 && args.seconds <= 3600.0) {
-        return Err(CliError::Message(
-            "--seconds takes a number from 0 to 3600".into(),
-        ));
-    }
-    if args.threads == 0 || args.threads > 256 {
-        return Err(CliError::Message("--threads takes 1 to 256".into()));
-    }
-    if args.rounds == 0 || args.rounds > 1000 {
-        return Err(CliError::Message("--rounds takes 1 to 1000".into()));
-    }
     for name in &args.rulesets {
         let c = load_game(name)?;
         let game = c.game();
         let warm = (args.seconds / 5.0).max(1.0).min(args.seconds);
-        run_for(game, warm, u64::MAX)?;
+        let bar = Progress::timed(warm + args.seconds, &c.info.name);
+        run_for(game, warm, u64::MAX, Some((&bar, 0)))?;
         let round_secs = args.seconds / args.rounds as f64;
         let mut rounds = Vec::with_capacity(args.rounds);
         for round in 0..args.rounds {
-            rounds.push(run_round(game, round_secs, args.threads, round)?);
+            let before = ((warm + round_secs * round as f64) * 1000.0) as u64;
+            rounds.push(run_round(
+                game,
+                round_secs,
+                args.threads,
+                round,
+                Some((&bar, before)),
+            )?);
         }
+        bar.finish();
         let playouts: u64 = rounds.iter().map(|r| r.playouts).sum();
         let plies: u64 = rounds.iter().map(|r| r.plies).sum();
         let secs: f64 = rounds.iter().map(|r| r.secs).sum();

@@ -1,9 +1,6 @@
 //! `keliya diff A B`: what changed between two rulesets, structurally, and with `--simulate N` what the
 //! change does to play. The comparing is done by `keliya-diff`; this file loads, prints and sets the exit code.
 
-use std::io::IsTerminal;
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use crate::CliError;
 use crate::simulate::split_agents;
 use keliya_diff::text::{diff_text, simulation_text};
@@ -25,7 +22,7 @@ pub struct DiffArgs {
     exit_code: bool,
     /// Also play N games of each ruleset and compare the results: win rates, first-player advantage,
     /// length, captures, capped games, with significance tests.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::simulate::games)]
     simulate: Option<u64>,
     /// Agents per seat for --simulate, comma-separated, in player order: random, greedy,
     /// mcts[:iterations=N,c=X,depth=D]. One agent serves every seat.
@@ -34,8 +31,8 @@ pub struct DiffArgs {
     /// Master seed for --simulate; game i of both rulesets uses a seed derived from (seed, i).
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Worker threads for --simulate. Results are the same for any count.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads for --simulate, 1 to 256. Results are the same for any count.
+    #[arg(long, default_value_t = 1, value_parser = crate::simulate::threads)]
     threads: usize,
 }
 
@@ -71,9 +68,6 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
     let simulation = match args.simulate {
         None => None,
         Some(games) => {
-            if args.threads == 0 || args.threads > 256 {
-                return Err(CliError::Message("--threads takes 1 to 256".into()));
-            }
             let library = |what: &str| {
                 CliError::Message(format!(
                     "`{what}` is a library of shared rules, not a game: it cannot be simulated"
@@ -87,16 +81,8 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                 agents: split_agents(&args.agents),
                 threads: args.threads,
             };
-            let done = AtomicU64::new(0);
-            let total = 2 * games;
-            let show = std::io::stderr().is_terminal() && total >= 40;
-            let progress = || {
-                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                // At each whole percent.
-                if show && (n * 100 / total != (n - 1) * 100 / total) {
-                    err!("\r{n}/{total} games");
-                }
-            };
+            let bar = crate::progress::Progress::new(2 * games, "games");
+            let progress = || bar.step();
             let sim = keliya_diff::simulate(
                 (&a.compiled.info.name, ga),
                 (&b.compiled.info.name, gb),
@@ -139,9 +125,7 @@ fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError
                     reported => reported,
                 }
             })?;
-            if show {
-                errln!();
-            }
+            bar.finish();
             Some(sim)
         }
     };

@@ -48,11 +48,16 @@ mod diagnostics;
 mod diff;
 mod failure;
 mod merge;
+mod picture;
 mod play;
+mod progress;
 mod render;
 mod replay;
 mod show;
 mod simulate;
+mod status;
+mod text_board;
+mod validate;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -90,10 +95,18 @@ enum Command {
         json: bool,
     },
     /// Check rulesets; print every problem as path:line:col with the line underlined. Exit 1 if any.
+    /// Warnings (a game over before its first move, a title taken from a library) do not fail.
+    #[command(
+        after_help = "Examples:\n  keliya validate game.yaml variant.yaml\n  keliya validate variant.yaml --json"
+    )]
     Validate {
         /// Ruleset files or names.
         #[arg(required = true)]
         rulesets: Vec<String>,
+        /// Print JSON: each ruleset with `ok` and its diagnostics (severity, file, line, column, message,
+        /// hint).
+        #[arg(long)]
+        json: bool,
     },
     /// Print the rules in words, after inheritance: each rule with its id, the choices on open questions,
     /// the references.
@@ -111,6 +124,9 @@ enum Command {
         json: bool,
     },
     /// Draw the board with the initial position (or a given state).
+    #[command(
+        after_help = "Examples:\n  keliya render game.yaml\n  keliya render game.yaml --format svg -o board.svg\n  keliya render game.yaml --state s1.json --ascii"
+    )]
     Render {
         /// A ruleset name or path.
         ruleset: String,
@@ -122,8 +138,14 @@ enum Command {
         /// A state file (JSON, see docs/cli.md) to draw instead of the initial position.
         #[arg(long)]
         state: Option<PathBuf>,
+        /// Draw text with ASCII characters only (box-drawing characters otherwise, on a UTF-8 locale).
+        #[arg(long)]
+        ascii: bool,
     },
     /// The legal moves of a state, or every throw outcome with its probability when a throw is due.
+    #[command(
+        after_help = "Examples:\n  keliya moves game.yaml\n  keliya moves game.yaml --state s1.json --json"
+    )]
     Moves {
         /// A ruleset name or path.
         ruleset: String,
@@ -135,6 +157,9 @@ enum Command {
         json: bool,
     },
     /// The state after one move (or one throw outcome, by its name, when a throw is due).
+    #[command(
+        after_help = "Examples:\n  keliya apply game.yaml --move A > s1.json\n  keliya apply game.yaml --state s1.json --move A-L1 > s2.json"
+    )]
     Apply {
         /// A ruleset name or path.
         ruleset: String,
@@ -149,17 +174,43 @@ enum Command {
         json: bool,
     },
     /// Play many games (random by default) and report win rates, lengths, captures and capped games.
+    #[command(
+        after_help = "Examples:\n  keliya simulate game.yaml --games 1000 --seed 1\n  keliya simulate game.yaml --games 300 --threads 2 -o games.jsonl\n  keliya simulate game.yaml --agents random,mcts:iterations=200 --json"
+    )]
     Simulate(simulate::SimulateArgs),
     /// Check every move of a record file and print a game, or the position at a ply.
+    #[command(
+        after_help = "Examples:\n  keliya replay games.jsonl\n  keliya replay games.jsonl --game 0 --board\n  keliya replay games.jsonl --game 0 --ply 12 -o s12.json"
+    )]
     Replay(replay::ReplayArgs),
     /// What changed between two rulesets, section by section; with --simulate, what it does to play.
+    #[command(
+        after_help = "Examples:\n  keliya diff game.yaml variant.yaml\n  keliya diff game.yaml variant.yaml --simulate 200 --json"
+    )]
     Diff(diff::DiffArgs),
     /// Play a game in the terminal: hot-seat, or against computer seats.
+    #[command(
+        after_help = "Examples:\n  keliya play game.yaml\n  keliya play game.yaml --agents human,greedy\n  keliya play game.yaml --agents human,human"
+    )]
     Play(play::PlayArgs),
     /// Measure random playouts (and moves) per second per ruleset.
+    #[command(
+        after_help = "Examples:\n  keliya bench game.yaml --seconds 5\n  keliya bench game.yaml variant.yaml --rounds 3 --json"
+    )]
     Bench(bench::BenchArgs),
     /// Add up the shards of one run (`simulate --shard K/N`): their statistics, or their records.
     Merge(merge::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(
+        after_help = "Examples:\n  keliya completions bash > ~/.local/share/bash-completion/completions/keliya\n  keliya completions zsh > ~/.zfunc/_keliya"
+    )]
+    Completions {
+        /// The shell to complete for.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), for `man`.
+    #[command(after_help = "Examples:\n  keliya man > keliya.1 && man ./keliya.1")]
+    Man,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -174,6 +225,10 @@ pub(crate) enum CliError {
     /// Already printed (diagnostics); exit 1.
     #[error("")]
     Reported,
+    /// The command line asks for something impossible (three agents for two seats): exit 2, as clap's
+    /// own usage errors.
+    #[error("{0}")]
+    Usage(String),
     #[error("{0}")]
     Message(String),
 }
@@ -203,6 +258,10 @@ fn main() -> ExitCode {
         Err(CliError::Message(m)) => {
             errln!("error: {m}");
             ExitCode::from(1)
+        }
+        Err(CliError::Usage(m)) => {
+            errln!("error: {m}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
         }
     }
 }
@@ -336,7 +395,7 @@ pub(crate) fn read_state(
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::List { long, json } => show::list(long, json),
-        Command::Validate { rulesets } => validate(&rulesets),
+        Command::Validate { rulesets, json } => validate::run(&rulesets, json),
         Command::Show {
             ruleset,
             code,
@@ -348,14 +407,20 @@ fn run(cli: Cli) -> Result<(), CliError> {
             format,
             output,
             state,
+            ascii,
         } => {
             let c = load_game(&ruleset)?;
             let game = c.game();
             let st = read_state(game, state.as_ref())?;
             let text = match format {
-                Format::Svg => render::svg(game, &st),
+                Format::Svg => {
+                    let figures = status::figures(game, &c.info.display, &st);
+                    picture::svg(game, &st, &c.info.title, &figures.per_player)
+                }
                 Format::Dot => render::dot(game, &st),
-                Format::Text => render::text(game, &st),
+                Format::Text => {
+                    render::text_in(game, &st, !ascii && text_board::Style::unicode_locale())
+                }
             };
             match output {
                 Some(p) => std::fs::write(&p, text)
@@ -383,36 +448,31 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Merge(args) => merge::run(args),
-    }
-}
-
-fn validate(paths: &[String]) -> Result<(), CliError> {
-    let mut problems = 0;
-    for p in paths {
-        let loaded = keliya_rules::load(&catalog(), p);
-        match loaded.result {
-            Ok(c) => outln!(
-                "{}: ok ({})",
-                p,
-                if c.info.is_library {
-                    "library"
-                } else {
-                    c.info.title.as_str()
-                }
-            ),
-            Err(diags) => {
-                problems += diags.len();
-                for d in &diags {
-                    err!("{}", diagnostics::render(&loaded.sources, d));
-                }
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            // Into memory first, so that a failed write is reported as every other output is.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "keliya", &mut script);
+            out!("{}", String::from_utf8_lossy(&script));
+            Ok(())
+        }
+        Command::Man => {
+            use clap::CommandFactory;
+            let page = clap_mangen::Man::new(Cli::command());
+            let mut out = Vec::new();
+            page.render(&mut out)
+                .map_err(|e| CliError::Message(format!("the manual page: {e}")))?;
+            // The subcommands' pages follow the main one, so `man` shows every option.
+            for sub in Cli::command().get_subcommands() {
+                clap_mangen::Man::new(sub.clone())
+                    .render(&mut out)
+                    .map_err(|e| CliError::Message(format!("the manual page: {e}")))?;
             }
+            out!("{}", String::from_utf8_lossy(&out));
+            Ok(())
         }
     }
-    if problems > 0 {
-        errln!("{problems} problem(s) found");
-        return Err(CliError::Reported);
-    }
-    Ok(())
 }
 
 /// `keliya show --code`: everything the ruleset declares, each rule with its source, condition and body.

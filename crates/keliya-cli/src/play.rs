@@ -1,5 +1,7 @@
 //! `keliya play`: a game in the terminal. Human seats type a move (its number or its notation); computer
-//! seats answer at once. `undo`, `save FILE`, `load FILE`, `moves`, `board`, `help` and `quit` at any prompt.
+//! seats answer at once; a human seat with a single legal move has it played for it. The board is drawn
+//! once per decision, with the figures the ruleset marks for display. `undo`, `save FILE`, `load FILE`,
+//! `moves`, `board`, `rules`, `hint`, `help` and `quit` at any prompt.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -10,7 +12,7 @@ use keliya_play::agents::{Agent, parse_agent};
 use keliya_play::record::{ENGINE_VERSION, GameRecord, THROW_PREFIX, read_records, write_records};
 
 use crate::simulate::split_agents;
-use crate::{CliError, load_game, render};
+use crate::{CliError, load_game};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -21,7 +23,7 @@ pub struct PlayArgs {
     #[arg(long)]
     agents: Option<String>,
     /// Seed for throws and computer moves.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Draw without colours even on a terminal.
     #[arg(long)]
@@ -35,6 +37,7 @@ enum Seat {
 
 struct Session<'g> {
     game: &'g Game,
+    info: &'g keliya_rules::RulesetInfo,
     name: String,
     hash: String,
     seed: u64,
@@ -60,12 +63,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             ))
             .collect(),
     };
-    if specs.len() != n && specs.len() != 1 {
-        return Err(CliError::Message(format!(
-            "{} agents given for {n} players",
-            specs.len()
-        )));
-    }
+    let specs = crate::simulate::agents_for_seats(game, specs)?;
     let mut seats = Vec::new();
     for i in 0..n {
         let spec = &specs[i.min(specs.len() - 1)];
@@ -79,6 +77,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
         !args.plain && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut session = Session {
         game,
+        info: &c.info,
         name: c.info.name.clone(),
         hash: c.hash.clone(),
         seed: args.seed,
@@ -95,8 +94,12 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     let mut show_board = true;
     loop {
         let st = session.states.last().expect("never empty").clone();
-        if show_board {
-            out!("{}", render::text_colored(game, &st, session.color, false));
+        // Drawn when a person is about to decide, or after each move when nobody at the table is.
+        let deciding = st.result.is_some()
+            || (!st.chance_due && session.humans[st.to_move as usize])
+            || !session.humans.contains(&true);
+        if show_board && deciding {
+            out!("{}", session.picture(&st));
             show_board = false;
         }
         if let Some(o) = st.result {
@@ -162,6 +165,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 row.value,
             );
             session.push(next, format!("{THROW_PREFIX}{}", row.name));
+            show_board = true;
             continue;
         }
         let legal = game.legal_moves(&st).map_err(crate::engine_error)?;
@@ -175,18 +179,33 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 let k = agent
                     .choose(game, &st, &found, &mut dice)
                     .map_err(crate::engine_error)?;
-                let text = found.mv(k).map_or_else(String::new, |m| game.notation(&m));
+                let (text, shown) = found.mv(k).map_or_else(Default::default, |m| {
+                    (game.notation(&m), session.readable(&m))
+                });
                 let next = game
                     .advance_found(st.clone(), &found, k)
                     .map_err(crate::engine_error)?;
-                outln!("{who}: {text}");
+                outln!("{who}: {shown}");
                 session.push(next, text);
+                show_board = true;
+            }
+            Seat::Human if legal.len() == 1 => {
+                // Nothing to decide: a pass, an end of round. Played, and said so.
+                let m = &legal[0];
+                outln!(
+                    "{who}: {} (the only move, played for you)",
+                    session.readable(m)
+                );
+                session.push(
+                    game.apply(&st, m).map_err(crate::engine_error)?,
+                    game.notation(m),
+                );
                 show_board = true;
             }
             Seat::Human => {
                 outln!("{who} to move:");
                 for (i, m) in legal.iter().enumerate() {
-                    outln!("  {:>2}. {}", i + 1, game.notation(m));
+                    outln!("  {:>2}. {}", i + 1, session.readable(m));
                 }
                 out!("{who}> ");
                 if let Err(e) = std::io::stdout().flush() {
@@ -212,7 +231,14 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                         outln!("No move {input}: choose 1 to {}.", legal.len());
                         continue;
                     }
-                    Err(_) => game.parse_move(&st, input).map_err(crate::engine_error)?,
+                    Err(_) => match game.parse_move(&st, input).map_err(crate::engine_error)? {
+                        Some(m) => Some(m),
+                        // A move may be typed as it is shown, too.
+                        None => legal
+                            .iter()
+                            .find(|m| same_words(&session.readable(m), input))
+                            .cloned(),
+                    },
                 };
                 match chosen {
                     Some(m) => {
@@ -236,7 +262,41 @@ enum Handled {
     Quit,
 }
 
+/// Two texts that differ only in case and spacing.
+fn same_words(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
+    words(a) == words(b)
+}
+
 impl Session<'_> {
+    fn readable(&self, m: &keliya_engine::Move) -> String {
+        crate::status::readable_move(self.game, &self.info.move_labels, m)
+    }
+
+    /// The board with the figures that decide the game, and whose turn it is.
+    fn picture(&self, st: &State) -> String {
+        let figures = crate::status::figures(self.game, &self.info.display, st);
+        let style = crate::text_board::Style {
+            color: self.color,
+            unicode: crate::text_board::Style::unicode_locale(),
+            detail: false,
+        };
+        let mut out = crate::text_board::board(self.game, st, style, &figures.per_player);
+        let mut line = format!("turn {}", st.turn + 1);
+        if !figures.game.is_empty() {
+            line.push_str(&format!(", {}", figures.game));
+        }
+        if st.result.is_none() {
+            line.push_str(&format!(
+                "; {} to play",
+                self.game.players[st.to_move as usize].display
+            ));
+        }
+        out.push_str(&line);
+        out.push('\n');
+        out
+    }
+
     fn push(&mut self, st: State, step: String) {
         self.states.push(st);
         self.steps.push(step);
@@ -283,8 +343,20 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
         "quit" | "exit" | "q" => Handled::Quit,
         "help" | "?" => {
             outln!(
-                "Type a move's number or its notation. Commands: undo, save FILE, load FILE, moves, board, quit."
+                "Type a move's number or its notation. Commands: undo, save FILE, load FILE, moves, board, rules, hint, quit."
             );
+            Handled::Done
+        }
+        "rules" => {
+            outln!("{}", rules_text(session.info));
+            Handled::Done
+        }
+        "hint" => {
+            match hint(session) {
+                Ok(Some(text)) => outln!("The computer would play: {text}"),
+                Ok(None) => outln!("No move to suggest here."),
+                Err(e) => outln!("No hint: {e}"),
+            }
             Handled::Done
         }
         "board" => Handled::Changed,
@@ -362,8 +434,60 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
     }
 }
 
+/// The rules in short: the description, and how the game ends.
+fn rules_text(info: &keliya_rules::RulesetInfo) -> String {
+    let mut out = crate::text_board::wrap_items(
+        &info
+            .description
+            .split_whitespace()
+            .map(str::to_string)
+            .collect::<Vec<_>>(),
+        " ",
+        "",
+        crate::text_board::WIDTH,
+    );
+    if !info.ends.is_empty() {
+        out.push_str("The game ends (checked before each turn):\n");
+        for e in &info.ends {
+            let who = match e.player.as_deref() {
+                Some("draw") | None => "a draw".to_string(),
+                Some(w) => format!("{w} wins"),
+            };
+            out.push_str(&format!(
+                "  {}: {who} when {}\n",
+                e.name,
+                e.when.as_deref().unwrap_or("?")
+            ));
+        }
+    }
+    out.push_str("`keliya show RULESET` prints every rule.");
+    out
+}
+
+/// What the computer (MCTS, as the default opponent) would play in the current position.
+fn hint(session: &Session<'_>) -> Result<Option<String>, String> {
+    let st = session.states.last().expect("never empty");
+    if st.result.is_some() || st.chance_due {
+        return Ok(None);
+    }
+    let game = session.game;
+    let mut found = Successors::new();
+    game.successors_into(st, &mut found)
+        .map_err(|e| e.to_string())?;
+    if found.is_empty() {
+        return Ok(None);
+    }
+    let mut agent = parse_agent("mcts:iterations=300")?;
+    // Its own dice, so asking for a hint changes nothing in the game's throws.
+    let mut dice = Dice::new(session.seed ^ u64::from(st.ply));
+    let k = agent
+        .choose(game, st, &found, &mut dice)
+        .map_err(|e| e.to_string())?;
+    Ok(found.mv(k).map(|m| session.readable(&m)))
+}
+
 /// Replays saved steps (a game that may not be finished).
-fn replay_prefix(game: &Game, steps: &[String]) -> Result<Vec<State>, String> {
+pub(crate) fn replay_prefix(game: &Game, steps: &[String]) -> Result<Vec<State>, String> {
     let mut states = vec![game.initial_state()];
     for (k, step) in steps.iter().enumerate() {
         let st = states.last().expect("never empty");

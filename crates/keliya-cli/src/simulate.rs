@@ -1,8 +1,6 @@
 //! `keliya simulate`: many seeded games, in parallel, with statistics and optional records.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use keliya_play::RunError;
 use keliya_play::SimulationStats;
@@ -17,8 +15,8 @@ use crate::{CliError, load_game};
 pub struct SimulateArgs {
     /// A ruleset name or path.
     ruleset: String,
-    /// Number of games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games (at least 1).
+    #[arg(long, default_value_t = 100, value_parser = games)]
     games: u64,
     /// Master seed; game i uses a seed derived from (seed, i).
     #[arg(long, default_value_t = 0)]
@@ -27,11 +25,16 @@ pub struct SimulateArgs {
     /// One agent serves every seat.
     #[arg(long, default_value = "random")]
     agents: String,
-    /// Worker threads. Results are the same for any count.
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads, 1 to 256. Results are the same for any count.
+    #[arg(long, default_value_t = 1, value_parser = threads)]
     threads: usize,
-    /// Write every game to this JSON Lines file (atomically).
-    #[arg(long)]
+    /// Write every game to this JSON Lines file (atomically); `--record` is the old spelling.
+    #[arg(
+        short = 'o',
+        long = "output",
+        visible_alias = "record",
+        value_name = "FILE"
+    )]
     record: Option<PathBuf>,
     /// Check the ruleset's invariants after every throw and move; exit 1 naming the game and step if one
     /// breaks.
@@ -51,20 +54,48 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text)
 }
 
+/// A number of games: statistics of no game mean nothing.
+pub fn games(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err("a whole number of games, at least 1".into()),
+    }
+}
+
+/// `--threads`: 1 to 256.
+pub fn threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=256).contains(&n) => Ok(n),
+        _ => Err("a whole number from 1 to 256".into()),
+    }
+}
+
+/// The agents for the seats of `game`: one for every seat, or one per seat (a usage error otherwise).
+pub fn agents_for_seats(
+    game: &keliya_engine::Game,
+    specs: Vec<String>,
+) -> Result<Vec<String>, CliError> {
+    let seats = game.players.len();
+    if specs.len() == 1 || specs.len() == seats {
+        return Ok(specs);
+    }
+    Err(CliError::Usage(format!(
+        "invalid value for '--agents': {} agents given for {seats} seats (give one for every seat, or {seats}, in player order: {})",
+        specs.len(),
+        game.players
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )))
+}
+
 pub use keliya_play::agents::split_agents;
 
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let c = load_game(&args.ruleset)?;
     let game = c.game();
-    let specs = split_agents(&args.agents);
-    if args.threads == 0 || args.threads > 256 {
-        return Err(CliError::Message("--threads takes 1 to 256".into()));
-    }
-    // No statistics can be made of no game (and `diff --simulate 0` is refused alike).
-    if args.games == 0 {
-        return Err(CliError::Message("--games takes at least 1".into()));
-    }
-    let done = AtomicU64::new(0);
+    let specs = agents_for_seats(game, split_agents(&args.agents))?;
     let range = match args.shard {
         Some(shard) if shard.of > args.games => {
             return Err(CliError::Message(format!(
@@ -76,13 +107,8 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         None => 0..args.games,
     };
     let played = range.end - range.start;
-    let show = std::io::stderr().is_terminal() && played >= 20;
-    let progress = || {
-        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-        if show && (n.is_multiple_of((played / 100).max(1)) || n == played) {
-            err!("\r{n}/{played} games");
-        }
-    };
+    let bar = crate::progress::Progress::new(played, "games");
+    let progress = || bar.step();
     // The record file is opened before the first game (a path that may not be replaced is refused at
     // once), and each game is written down and counted as it comes, so memory does not grow with --games.
     let record_error =
@@ -142,9 +168,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         },
     })?;
     let secs = start.elapsed().as_secs_f64();
-    if show {
-        errln!();
-    }
+    bar.finish();
     if let (Some(path), Some(w)) = (&args.record, writer) {
         w.finish().map_err(|e| record_error(path, e))?;
     }

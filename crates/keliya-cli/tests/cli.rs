@@ -480,12 +480,13 @@ fn a_rule_failing_in_a_simulation_is_reported_at_its_line_with_its_game() {
     }
 }
 
-/// Statistics of no game mean nothing: `simulate --games 0` is refused, as `diff --simulate 0` is.
+/// Statistics of no game mean nothing: `simulate --games 0` is refused, as `diff --simulate 0` is, as
+/// usage errors (exit 2, as clap's own).
 #[test]
 fn a_simulation_of_no_game_is_refused() {
     let o = keliya(&["simulate", "hat-diviyan-keliya", "--games", "0"]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("--games takes at least 1"));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least 1"));
     assert!(stdout(&o).is_empty(), "no statistics: {}", stdout(&o));
     let o = keliya(&[
         "diff",
@@ -494,8 +495,182 @@ fn a_simulation_of_no_game_is_refused() {
         "--simulate",
         "0",
     ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("at least 1"));
+}
+
+/// Arguments are checked as clap checks its own: agents against seats, ranges as stated, `--ply` only
+/// with `--game`; each refusal exits 2.
+#[test]
+fn usage_errors_exit_2_with_the_range_stated() {
+    let refused = |args: &[&str], says: &str| {
+        let o = keliya(args);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    };
+    refused(
+        &[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--agents",
+            "random,random,random",
+        ],
+        "3 agents given for 2 seats",
+    );
+    refused(
+        &[
+            "play",
+            "hat-diviyan-keliya",
+            "--agents",
+            "human,random,random",
+        ],
+        "3 agents given for 2 seats",
+    );
+    refused(
+        &["bench", "hat-diviyan-keliya", "--seconds", "0"],
+        "above 0 and at most 3600",
+    );
+    refused(
+        &["simulate", "hat-diviyan-keliya", "--threads", "0"],
+        "from 1 to 256",
+    );
+    refused(&["replay", "games.jsonl", "--ply", "3"], "--game");
+}
+
+/// `completions` prints a script for the shell, `man` a roff page with every command.
+#[test]
+fn completions_and_the_manual_page_are_printed() {
+    let o = keliya(&["completions", "bash"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("complete -F _keliya"), "{}", stdout(&o));
+    let o = keliya(&["man"]);
+    assert!(o.status.success());
+    let page = stdout(&o);
+    assert!(page.contains(".TH keliya 1"), "{page}");
+    assert!(page.contains("simulate"), "{page}");
+}
+
+/// Every command's `--help` ends with an example.
+#[test]
+fn every_help_has_an_example() {
+    for command in [
+        "validate",
+        "render",
+        "moves",
+        "apply",
+        "simulate",
+        "replay",
+        "diff",
+        "play",
+        "bench",
+        "completions",
+        "man",
+    ] {
+        let o = keliya(&[command, "--help"]);
+        assert!(
+            stdout(&o).contains("Examples:\n  keliya "),
+            "{command}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+/// `replay` prints who made each step, writes the state at a ply, and reviews a game saved unfinished.
+#[test]
+fn replay_reads_as_a_game_and_writes_the_state_at_a_ply() {
+    let (record, state) = (temp("review.jsonl"), temp("at5.json"));
+    let o = keliya(&[
+        "simulate",
+        "raja-pasu",
+        "--games",
+        "1",
+        "-o",
+        record.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = keliya(&[
+        "replay",
+        record.to_str().expect("utf-8"),
+        "--game",
+        "0",
+        "--ply",
+        "5",
+        "-o",
+        state.to_str().expect("utf-8"),
+    ]);
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("    1. South: r1h"), "{text}");
+    assert!(text.contains("result: after 5 of"), "{text}");
+    assert!(
+        text.contains("reserve"),
+        "the position with its figures: {text}"
+    );
+    let o = keliya(&[
+        "moves",
+        "raja-pasu",
+        "--state",
+        state.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout(&o).starts_with("north to move"), "{}", stdout(&o));
+
+    let saved = temp("unfinished.jsonl");
+    let o = keliya_with_input(
+        &["play", "hat-diviyan-keliya", "--plain"],
+        &format!("1\nsave {}\nquit\n", saved.display()),
+    );
+    assert!(o.status.success());
+    let o = keliya(&[
+        "replay",
+        saved.to_str().expect("utf-8"),
+        "--game",
+        "0",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["unfinished"], true);
+    assert_eq!(v["steps"][0]["player"], "tiger");
+    assert_eq!(v["steps"][0]["kind"], "move");
+}
+
+/// `validate --json` gives each ruleset's diagnostics with their severity and place.
+#[test]
+fn validate_prints_json_and_warns_without_failing() {
+    let bad = temp("over.yaml");
+    std::fs::write(
+        &bad,
+        "keliya: 1\ntitle: No setup\nextends: hat-diviyan-keliya\nsetup: ~\ninvariants: ~\n",
+    )
+    .expect("written");
+    let path = bad.to_str().expect("utf-8");
+    let o = keliya(&["validate", path]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(": warning: the game is over before its first move"),
+        "{err}"
+    );
+    let o = keliya(&[
+        "validate",
+        path,
+        "tests/bad-input/unknown-piece.yaml",
+        "--json",
+    ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("at least one game"));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["rulesets"][0]["ok"], true);
+    assert_eq!(v["rulesets"][0]["diagnostics"][0]["severity"], "warning");
+    assert_eq!(v["rulesets"][1]["ok"], false);
+    assert_eq!(v["rulesets"][1]["diagnostics"][0]["severity"], "error");
+    assert!(
+        v["rulesets"][1]["diagnostics"][0]["line"]
+            .as_u64()
+            .is_some()
+    );
 }
 
 #[test]
@@ -579,8 +754,8 @@ fn bench_reports_the_median_round_between_the_slowest_and_the_fastest() {
     assert!((20.0..60.0).contains(&figure("mean_plies")), "{v}");
 
     let refused = keliya(&["bench", "hat-diviyan-keliya", "--rounds", "0"]);
-    assert_eq!(refused.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("--rounds takes 1 to 1000"));
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("from 1 to 1000"));
 }
 
 /// The authoring walk-through shows `simulate`'s output as the binary prints it (runs are seeded, so
@@ -1184,5 +1359,88 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
     assert!(
         text.contains("RP-Q7   North starts the first round."),
         "{text}"
+    );
+}
+
+/// `play` shows the figures the ruleset marks for display, names a pancha split readably, and plays a
+/// seat's only move for it, saying so.
+#[test]
+fn play_shows_the_score_names_moves_and_plays_forced_moves() {
+    let o = keliya_with_input(&["play", "hat-diviyan-keliya", "--plain"], "1\nquit\n");
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}");
+    assert!(text.contains("0 of 4 captures to win"), "{text}");
+    assert!(
+        !text.contains("leopard: 0 of"),
+        "the prey have no capture figure: {text}"
+    );
+
+    let o = keliya_with_input(
+        &[
+            "play",
+            "pancha-keliya",
+            "--agents",
+            "human,random",
+            "--seed",
+            "3",
+        ],
+        &"1\n".repeat(40),
+    );
+    let text = stdout(&o);
+    assert!(text.contains("pancha: activate 1, WA +4"), "{text}");
+    assert!(text.contains("0 of 3 pawns on the throne"), "{text}");
+    assert!(text.contains("(the only move, played for you)"), "{text}");
+}
+
+/// What a ruleset shows (`display:`, rules' `labels:`) is not part of its hash: a delta that changes only
+/// that records as the same delta without it.
+#[test]
+fn display_keys_leave_the_ruleset_hash_alone() {
+    let (plain, shown) = (temp("plain.yaml"), temp("shown.yaml"));
+    let head = "keliya: 1\nextends: hat-diviyan-keliya\n";
+    std::fs::write(&plain, head).expect("written");
+    std::fs::write(
+        &shown,
+        format!("{head}display:\n  captures: {{label: taken}}\nrules:\n  hunter-drop: {{labels: {{to: ~}}}}\n"),
+    )
+    .expect("written");
+    let hash = |what: &str| {
+        let o = keliya(&["simulate", what, "--games", "1", "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+        v["ruleset_hash"].as_str().expect("a hash").to_string()
+    };
+    assert_eq!(
+        hash(shown.to_str().expect("utf-8")),
+        hash(plain.to_str().expect("utf-8"))
+    );
+}
+
+/// A mistake in a value a delta writes over its parent's is shown with the parent's line as a secondary
+/// label, from the parent's file.
+#[test]
+fn a_delta_s_mistake_shows_the_parent_s_line_it_replaces() {
+    let delta = temp("over-rule.yaml");
+    std::fs::write(
+        &delta,
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  prey-drop:\n    when: count(hand(prey), leoprd) > 0\n",
+    )
+    .expect("written");
+    let o = keliya(&["validate", delta.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.lines()
+            .next()
+            .is_some_and(|l| l
+                .ends_with("over-rule.yaml:6:29: error: unknown name (expected a piece) `leoprd`")),
+        "{err}"
+    );
+    // (Its line moves when the library is edited; the file and the text are what matter.)
+    assert!(err.contains("lib/hunt.yaml:"), "{err}");
+    assert!(err.contains("when: count(hand(prey), prey) > 0"), "{err}");
+    assert!(
+        err.contains("the parent's value, which this replaces"),
+        "{err}"
     );
 }

@@ -1,96 +1,53 @@
-//! A small line diff (longest common subsequence) for showing how a rule's printed text changed.
+//! How a rule's printed text changed, as lines: the diffing is `similar`'s (Myers), the layout ours.
 
-/// Texts longer than this (in lines) are shown as a whole replacement rather than diffed.
-const MAX_LINES: usize = 2000;
+use similar::{ChangeTag, TextDiff};
 
 /// The lines of `old` and `new` as a diff: changed lines marked `- ` and `+ `, with `context` unchanged
-/// lines around each change marked `  `, and `...` between hunks. Empty when the texts are equal.
+/// lines around each change marked `  `, and `...` where unchanged lines are left out. Empty when the
+/// texts are equal.
 pub fn line_diff(old: &str, new: &str, context: usize) -> Vec<String> {
-    let a: Vec<&str> = old.lines().collect();
-    let b: Vec<&str> = new.lines().collect();
+    let (a, b) = (with_last_newline(old), with_last_newline(new));
     if a == b {
         return Vec::new();
     }
-    let ops = if a.len() > MAX_LINES || b.len() > MAX_LINES {
-        let mut ops: Vec<Op> = a.iter().map(|l| Op::Del(l)).collect();
-        ops.extend(b.iter().map(|l| Op::Add(l)));
-        ops
-    } else {
-        lcs_ops(&a, &b)
-    };
-    // Keep the changed lines and `context` lines either side of each.
-    let changed: Vec<bool> = ops.iter().map(|o| !matches!(o, Op::Same(_))).collect();
-    let keep: Vec<bool> = (0..ops.len())
-        .map(|i| {
-            let lo = i.saturating_sub(context);
-            let hi = (i + context + 1).min(ops.len());
-            changed[lo..hi].iter().any(|&c| c)
-        })
-        .collect();
+    // A deadline keeps huge texts from taking long: past it the diff is coarser, never wrong.
+    let diff = TextDiff::configure()
+        .timeout(std::time::Duration::from_millis(500))
+        .diff_lines(a.as_str(), b.as_str());
+    let total = diff.ops().last().map_or(0, |op| op.old_range().end);
     let mut out = Vec::new();
-    let mut last_kept: Option<usize> = None;
-    for (i, op) in ops.iter().enumerate() {
-        if !keep[i] {
-            continue;
-        }
-        if let Some(l) = last_kept {
-            if i > l + 1 {
-                out.push("...".to_string());
-            }
-        } else if i > 0 {
+    let mut shown_to = 0;
+    for hunk in diff.grouped_ops(context) {
+        let Some(first) = hunk.first() else { continue };
+        if first.old_range().start > shown_to || (out.is_empty() && first.old_range().start > 0) {
             out.push("...".to_string());
         }
-        last_kept = Some(i);
-        out.push(match op {
-            Op::Same(l) => format!("  {l}"),
-            Op::Del(l) => format!("- {l}"),
-            Op::Add(l) => format!("+ {l}"),
-        });
+        for op in &hunk {
+            for change in diff.iter_changes(op) {
+                let mark = match change.tag() {
+                    ChangeTag::Equal => "  ",
+                    ChangeTag::Delete => "- ",
+                    ChangeTag::Insert => "+ ",
+                };
+                let line = change.value().trim_end_matches(['\n', '\r']);
+                out.push(format!("{mark}{line}"));
+            }
+        }
+        shown_to = hunk.last().map_or(shown_to, |op| op.old_range().end);
     }
-    if last_kept.is_some_and(|l| l + 1 < ops.len()) {
+    if shown_to < total {
         out.push("...".to_string());
     }
     out
 }
 
-enum Op<'a> {
-    Same(&'a str),
-    Del(&'a str),
-    Add(&'a str),
-}
-
-fn lcs_ops<'a>(a: &[&'a str], b: &[&'a str]) -> Vec<Op<'a>> {
-    let (n, m) = (a.len(), b.len());
-    // len[i][j]: length of the LCS of a[i..] and b[j..].
-    let mut len = vec![0u32; (n + 1) * (m + 1)];
-    let at = |i: usize, j: usize| i * (m + 1) + j;
-    for i in (0..n).rev() {
-        for j in (0..m).rev() {
-            len[at(i, j)] = if a[i] == b[j] {
-                len[at(i + 1, j + 1)] + 1
-            } else {
-                len[at(i + 1, j)].max(len[at(i, j + 1)])
-            };
-        }
+/// Texts that differ only in a final newline are the same lines.
+fn with_last_newline(text: &str) -> String {
+    let mut t: String = text.lines().collect::<Vec<_>>().join("\n");
+    if !t.is_empty() {
+        t.push('\n');
     }
-    let mut ops = Vec::new();
-    let (mut i, mut j) = (0, 0);
-    while i < n && j < m {
-        if a[i] == b[j] {
-            ops.push(Op::Same(a[i]));
-            i += 1;
-            j += 1;
-        } else if len[at(i + 1, j)] >= len[at(i, j + 1)] {
-            ops.push(Op::Del(a[i]));
-            i += 1;
-        } else {
-            ops.push(Op::Add(b[j]));
-            j += 1;
-        }
-    }
-    ops.extend(a[i..].iter().map(|l| Op::Del(l)));
-    ops.extend(b[j..].iter().map(|l| Op::Add(l)));
-    ops
+    t
 }
 
 #[cfg(test)]

@@ -144,8 +144,24 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str) -> DslError {
             } else {
                 format!("expected {}, found {found}", join_or(&expected))
             };
-            let hint = if src[start..].starts_with('=') && !src[start..].starts_with("==") {
+            let rest = &src[start..];
+            // The word before the error, for `elif` (read as a variable about to be assigned).
+            let before = src[..start].trim_end();
+            let hint = if rest.starts_with('=') && !rest.starts_with("==") {
                 Some("comparison is written `==`".to_string())
+            } else if rest.starts_with("&&") {
+                Some("`and` joins two conditions: `a and b`".to_string())
+            } else if rest.starts_with("||") {
+                Some("`or` joins two conditions: `a or b`".to_string())
+            } else if rest.starts_with('!') && !rest.starts_with("!=") {
+                Some("a condition is negated with `not`: `not a`".to_string())
+            } else if before.ends_with("elif")
+                && before[..before.len() - 4]
+                    .chars()
+                    .last()
+                    .is_none_or(|c| !c.is_alphanumeric() && c != '_')
+            {
+                Some("write `else if`: `} else if condition {`".to_string())
             } else if src[..start].matches('{').count() > src[..start].matches('}').count()
                 && start == src.len()
             {

@@ -16,6 +16,8 @@ pub struct Diagnostic {
     pub loc: Loc,
     pub message: String,
     pub hint: Option<String>,
+    /// Other places worth showing with it, each with a label (the parent's value a delta overrides).
+    pub related: Vec<(Loc, String)>,
 }
 
 impl Diagnostic {
@@ -24,6 +26,7 @@ impl Diagnostic {
             loc,
             message: message.into(),
             hint: None,
+            related: Vec::new(),
         }
     }
     pub fn hint(mut self, hint: impl Into<String>) -> Self {

@@ -12,6 +12,8 @@ mod yaml;
 
 pub use catalog::{Catalog, Found, Origin, Unreadable, looks_like_path};
 pub use diag::{Diagnostic, FileId, Loc, Sources};
-pub use load::{Compiled, Loaded, RuleInfo, RulesetInfo, load, load_as_written};
+pub use load::{
+    Compiled, DisplayItem, DisplayValue, Loaded, RuleInfo, RulesetInfo, load, load_as_written,
+};
 pub use lower::TOP_KEYS;
 pub use yaml::{Key, Node, Value as YamlValue};

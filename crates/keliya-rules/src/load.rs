@@ -45,6 +45,27 @@ pub struct RulesetInfo {
     pub rules: Vec<RuleInfo>,
     pub ends: Vec<RuleInfo>,
     pub params: Vec<(String, i64)>,
+    /// `display:`: the figures a player is shown each turn, in order.
+    pub display: Vec<DisplayItem>,
+    /// A rule's `labels:` (by rule name): the words its choices are shown with, by choice name.
+    pub move_labels: Vec<(String, Vec<(String, String)>)>,
+}
+
+/// One figure of `display:`, with the label it is shown by.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DisplayItem {
+    pub label: String,
+    pub value: DisplayValue,
+    /// Shown for this player alone (`player:`); every player otherwise.
+    pub player: Option<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DisplayValue {
+    /// A variable, by index in `Game::vars` (one figure per player for a per-player variable).
+    Var(usize),
+    /// How many pieces each player owns on these sites.
+    CountAt(Vec<u16>),
 }
 
 pub struct Compiled {
@@ -215,10 +236,33 @@ fn load_into(
     let (mut merged, _) = iter
         .next()
         .expect("the chain holds at least the file asked for");
+    let mut overrides = Vec::new();
     for (child, _) in iter {
-        merged = merge(without_own_keys(merged), child);
+        merged = merge_noting(without_own_keys(merged), child, &mut overrides);
     }
-    crate::lower::lower(merged, displays, names_seen[0].clone(), sources, prepare)
+    crate::lower::lower(merged, displays, names_seen[0].clone(), sources, prepare).map_err(
+        |diags| {
+            diags
+                .into_iter()
+                .map(|d| with_overridden(d, &overrides))
+                .collect()
+        },
+    )
+}
+
+/// A problem inside a value a delta wrote over its parent's is shown with the parent's value too.
+fn with_overridden(mut d: Diagnostic, overrides: &[(Loc, Loc)]) -> Diagnostic {
+    let inside = overrides
+        .iter()
+        .filter(|(child, _)| {
+            child.file == d.loc.file && child.start <= d.loc.start && d.loc.end <= child.end
+        })
+        .min_by_key(|(child, _)| child.end - child.start);
+    if let Some(&(_, parent)) = inside {
+        d.related
+            .push((parent, "the parent's value, which this replaces".into()));
+    }
+    d
 }
 
 /// What a found ruleset is, the same for every way of naming it: its file, or its embedded name.
@@ -241,8 +285,12 @@ fn without_own_keys(mut node: Node) -> Node {
 }
 
 /// `child` over `parent`: mappings merge key by key (a `~` value removes the key), anything else replaces.
-/// Keys keep the parent's order; new keys follow.
-pub(crate) fn merge(parent: Node, child: Node) -> Node {
+/// Keys keep the parent's order; new keys follow. Each value the child replaces whole is noted in
+/// `overrides` as (the child's value, the parent's).
+fn merge_noting(parent: Node, child: Node, overrides: &mut Vec<(Loc, Loc)>) -> Node {
+    if !(matches!(parent.value, Value::Map(_)) && matches!(child.value, Value::Map(_))) {
+        overrides.push((child.loc, parent.loc));
+    }
     match (parent.value, child.value) {
         (Value::Map(mut base), Value::Map(over)) => {
             for (k, v) in over {
@@ -254,7 +302,7 @@ pub(crate) fn merge(parent: Node, child: Node) -> Node {
                     (None, Value::Null) => base.push((k, v)), // reported by the schema if it matters
                     (Some(i), _) => {
                         let (_, old) = base.remove(i);
-                        base.insert(i, (k, merge(old, v)));
+                        base.insert(i, (k, merge_noting(old, v, overrides)));
                     }
                     (None, _) => base.push((k, v)),
                 }

@@ -8,6 +8,8 @@ use keliya_engine::{
     VarDef,
 };
 
+mod display;
+
 use crate::diag::{Diagnostic, Loc, Sources};
 use crate::load::{Compiled, RuleInfo, RulesetInfo, canonical};
 use crate::yaml::{Key, Node, Value, value_offset, value_offsets};
@@ -38,6 +40,7 @@ pub const TOP_KEYS: &[&str] = &[
     "caps",
     "limits",
     "invariants",
+    "display",
 ];
 
 pub(crate) fn lower(
@@ -297,9 +300,15 @@ pub(crate) fn lower(
             };
             cx.check_keys(
                 entries,
-                &["player", "when", "do", "notation", "source", "fallback"],
+                &[
+                    "player", "when", "do", "notation", "source", "fallback", "labels",
+                ],
                 "a rule",
             );
+            if let Some(labels) = field(entries, "labels") {
+                let labels = display::choice_labels(&mut cx, labels);
+                info.move_labels.push((k.name.clone(), labels));
+            }
             let player = field(entries, "player").and_then(|p| cx.player_ref(p, &names));
             // This rule's `choose` variables are the ones its body adds to `choice_names`.
             let first_choice = choice_names.len();
@@ -517,9 +526,15 @@ pub(crate) fn lower(
         }
     }
 
+    info.display = get("display")
+        .map(|d| display::display(&mut cx, d, &names, board.as_ref()))
+        .unwrap_or_default();
     let hash = {
+        // What a player is shown is not part of the game: records made before a ruleset says what to
+        // display still replay after.
+        let played = display::without_display(&root);
         let mut text = String::new();
-        canonical(&root, &mut text);
+        canonical(&played, &mut text);
         format!("{:016x}", fnv(text.as_bytes()))
     };
     if !cx.diags.is_empty() {
@@ -1914,6 +1929,21 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         Ok(((def.make)(args), def.binds.to_vec()))
     }
 
+    /// `x == true` where `x` is a number: one side a `true`/`false` literal, the other of number type.
+    fn compares_a_number_with_truth(&mut self, left: &dsl::Expr, right: &dsl::Expr) -> bool {
+        use dsl::ExprKind as K;
+        let other = match (&left.kind, &right.kind) {
+            (_, K::Bool(_)) => left,
+            (K::Bool(_), _) => right,
+            _ => return false,
+        };
+        // Typed on a scratch copy of the diagnostics: the real lowering reports the other side's errors.
+        let saved = self.cx.diags.len();
+        let ty = self.expr(other, None).map(|(_, t)| t);
+        self.cx.diags.truncate(saved);
+        ty == Ok(Ty::Int)
+    }
+
     fn typed(&mut self, e: &dsl::Expr, want: Ty) -> Lowered<eng::Expr> {
         let (ir, ty) = self.expr(e, Some(want))?;
         if ty != want {
@@ -1989,6 +2019,23 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         let r = self.typed(right, Ty::Bool);
                         (X::Bin(bop, Box::new(l?), Box::new(r?)), Ty::Bool)
                     }
+                    B::Eq | B::Ne if self.compares_a_number_with_truth(left, right) => {
+                        let side = if matches!(right.kind, K::Bool(_)) {
+                            right
+                        } else {
+                            left
+                        };
+                        self.err_hint(
+                            side.span,
+                            "a number compared with `true` or `false`".to_string(),
+                            Some(
+                                "a condition is written as it is (`x == true` is `x`, `x == false` is \
+                                 `not x`); a number is compared with a number (`x == 1`, `x > 0`)"
+                                    .into(),
+                            ),
+                        );
+                        return Err(());
+                    }
                     B::Eq | B::Ne => {
                         // The side whose type is known decides how a bare name on the other side is read.
                         let (l, r) = if self.is_bare_name(left) && !self.is_bare_name(right) {
@@ -2029,8 +2076,13 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                             name.name
                         ))
                     } else {
-                        closest(&name.name, FUNCS.iter().map(|f| f.name))
-                            .map(|c| format!("did you mean `{c}`?"))
+                        // Domains and effects too: `neighbors` is a misspelt domain.
+                        let known = FUNCS
+                            .iter()
+                            .map(|f| f.name)
+                            .chain(DOMAINS.iter().map(|d| d.name))
+                            .chain(EFFECTS.iter().map(|e| e.name));
+                        closest(&name.name, known).map(|c| format!("did you mean `{c}`?"))
                     };
                     self.err_hint(name.span, format!("unknown function `{}`", name.name), hint);
                     return Err(());

@@ -194,6 +194,16 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
         Some("is a `{` before this point missing its `}`?".to_string())
     } else if first.contains("flow sequence") {
         Some("is a `[` before this point missing its `]`?".to_string())
+    } else if first.contains("mapping values are not allowed")
+        || first.contains("did not find expected key")
+        || first.contains("block mapping")
+    {
+        // What a line indented by one space too many or too few reads as.
+        Some(
+            "check the indentation: the keys of one mapping start in the same column, indented with \
+             spaces (not tabs) under their parent"
+                .to_string(),
+        )
     } else {
         None
     };
