@@ -10,6 +10,6 @@ pub mod state_json;
 
 pub use dice::Dice;
 pub use simulate::{
-    Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate,
-    simulate_records, trace_failure,
+    Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game,
+    play_random_game_in, simulate, simulate_records, trace_failure,
 };
