@@ -254,7 +254,7 @@ impl State {
     /// The legal moves, listed once per position.
     fn listed<'a>(&self, py: Python<'_>, p: &'a mut Position) -> PyResult<&'a Successors> {
         if p.found.is_none() {
-            let mut found = Successors::reusing();
+            let mut found = Successors::new();
             if p.st.result.is_none() && self.game().throw_due(&p.st).is_none() {
                 self.game()
                     .successors_into(&p.st, &mut found)

@@ -45,3 +45,33 @@ fn no_game_names_in_crate_sources() {
         offenders.join("\n")
     );
 }
+
+/// The engine keeps no hidden per-thread state: what a search or a playout reuses lives in the caller's
+/// list of moves or in the run. The one thread-local left (compile.rs's memo cells) is justified by a
+/// measurement in docs/architecture.md; another needs the same.
+#[test]
+fn the_engine_keeps_no_thread_local_state_but_the_measured_one() {
+    let src = root().join("crates/keliya-engine/src");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(&src)
+        .expect("the engine's sources")
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        let uses = text.matches("thread_local!").count();
+        if uses > 0 {
+            let name = e.file_name().to_string_lossy().into_owned();
+            found.push((name, uses));
+        }
+    }
+    assert_eq!(
+        found,
+        [("compile.rs".to_string(), 1)],
+        "thread-locals in the engine"
+    );
+    let doc = std::fs::read_to_string(root().join("docs/architecture.md")).expect("the doc");
+    assert!(
+        doc.contains("**Per-thread state.**"),
+        "docs/architecture.md justifies the thread-local it keeps"
+    );
+}

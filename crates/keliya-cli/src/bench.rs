@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use keliya_play::{Dice, play_random_game};
+use keliya_play::{Dice, play_random_game_in};
 use serde_json::json;
 
 use crate::progress::Progress;
@@ -61,14 +61,17 @@ fn run_for(
     let start = Instant::now();
     let limit = Duration::from_secs_f64(seconds);
     let (mut playouts, mut plies) = (0u64, 0u64);
+    // One list of moves for every playout of the thread.
+    let mut found = keliya_engine::Successors::new();
     while start.elapsed() < limit {
         if let Some((bar, before)) = ticker
             && playouts % 64 == 0
         {
             bar.at_millis(before + start.elapsed().as_millis() as u64);
         }
-        let (summary, _) = play_random_game(game, Dice::game_seed(first_seed, playouts))
-            .map_err(crate::engine_error)?;
+        let (summary, _) =
+            play_random_game_in(game, Dice::game_seed(first_seed, playouts), &mut found)
+                .map_err(crate::engine_error)?;
         playouts += 1;
         plies += summary.plies as u64;
     }

@@ -271,7 +271,7 @@ functions! {
     SeenBefore "seen_before" [Site] -> Bool, Records, |g, at, v| {
         let (run, st) = at?;
         let key = st.position_hash() ^ site_key(v[0]);
-        let mut seen = run.seen.borrow_mut();
+        let mut seen = run.scope().seen.borrow_mut();
         let before = seen.contains(&key);
         if !before {
             seen.push(key);

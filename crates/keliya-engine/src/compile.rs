@@ -80,23 +80,23 @@ impl Compiled {
     }
     #[inline]
     pub(crate) fn eval(&self, run: &Run<'_>, st: &State) -> Eval<Value> {
-        self.checked((self.forms.value)(run, st))
+        self.checked(run, (self.forms.value)(run, st))
     }
     /// Whether the expression holds (its value's `truthy()`).
     #[inline]
     pub(crate) fn truthy(&self, run: &Run<'_>, st: &State) -> Eval<bool> {
-        self.checked((self.forms.test)(run, st))
+        self.checked(run, (self.forms.test)(run, st))
     }
     /// The expression as a number (its value's `int()`).
     #[inline]
     pub(crate) fn int(&self, run: &Run<'_>, st: &State) -> Eval<i64> {
-        self.checked((self.forms.number)(run, st))
+        self.checked(run, (self.forms.number)(run, st))
     }
     #[inline(always)]
-    fn checked<T>(&self, answer: T) -> Eval<T> {
+    fn checked<T>(&self, run: &Run<'_>, answer: T) -> Eval<T> {
         match self.forms.fallible {
             false => Ok(answer),
-            true => match stuck_failed() {
+            true => match run.stuck_error() {
                 None => Ok(answer),
                 Some(error) => Err(error),
             },
@@ -104,16 +104,31 @@ impl Compiled {
     }
 }
 
-/// The error of a `stuck` read since the last call, if its search failed. (A flag first: it is a
-/// plain load, where the error's cell is a checked borrow, and the hunt games' end conditions read
-/// `stuck` every turn.)
-#[inline(never)]
-fn stuck_failed() -> Option<Box<EngineError>> {
-    if !STUCK_FAILED_ANY.with(Cell::get) {
-        return None;
+/// What a run keeps beside its locals that few runs need, made the first time one does
+/// ([`Run::scope`]): the configurations `seen_before` met in the move, and the error of a `stuck`
+/// whose search failed, for the expression that read it to return when it ends (no other expression
+/// is evaluated with the run in between).
+#[derive(Default)]
+pub(crate) struct Scope {
+    pub(crate) seen: RefCell<Vec<u64>>,
+    stuck_error: Cell<Option<Box<EngineError>>>,
+}
+
+impl Run<'_> {
+    /// The error of a `stuck` that failed since the last call, if any.
+    fn stuck_error(&self) -> Option<Box<EngineError>> {
+        self.existing_scope()?.stuck_error.take()
     }
-    STUCK_FAILED_ANY.with(|any| any.set(false));
-    STUCK_FAILED.with(|failed| failed.borrow_mut().take())
+}
+
+impl Scope {
+    /// A scope for a copy of a run: the configurations met so far, nothing of an evaluation.
+    pub(crate) fn copied(&self) -> Scope {
+        Scope {
+            seen: self.seen.clone(),
+            ..Scope::default()
+        }
+    }
 }
 
 /// See [`Compiler::arg`].
@@ -184,13 +199,13 @@ impl Expr {
 const MEMO_CELLS: usize = 4;
 
 thread_local! {
-    /// The values of the repeated calls of the expression being evaluated on this thread.
+    /// The values of the repeated calls of the expression being evaluated on this thread (see the
+    /// module's comment). The one thread-local of the engine, kept for what it measurably saves: the
+    /// cells in each run cost 2% more instructions per game on the hunt games (a run is made and copied
+    /// often, and most never evaluate such a call), made for a run when first needed 3% more on the
+    /// race games (docs/architecture.md).
     static MEMO: [Cell<Option<Value>>; MEMO_CELLS] =
         const { [const { Cell::new(None) }; MEMO_CELLS] };
-    /// The error of a `stuck` that failed, for the expression that read it to return.
-    static STUCK_FAILED: RefCell<Option<Box<EngineError>>> = const { RefCell::new(None) };
-    /// Whether `STUCK_FAILED` holds an error.
-    static STUCK_FAILED_ANY: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Calls worked out once per evaluation, by memo cell: the calls written at least twice in `e` (the
@@ -289,8 +304,7 @@ impl Compiler<'_> {
             }
             Expr::Ambient(Ambient::Stuck) => Box::new(|r, st| {
                 r.stuck(st).unwrap_or_else(|error| {
-                    STUCK_FAILED.with(|failed| *failed.borrow_mut() = Some(error));
-                    STUCK_FAILED_ANY.with(|any| any.set(true));
+                    r.scope().stuck_error.set(Some(error));
                     Value::Bool(false)
                 })
             }),

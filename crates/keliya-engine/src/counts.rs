@@ -30,29 +30,10 @@ pub struct Counts {
 /// The most kinds of piece for which the bit sets are kept (the race games have eight).
 pub(crate) const SET_KINDS: usize = 8;
 
-thread_local! {
-    /// Lists of counts no longer used, for the next copies on this thread.
-    static SPARE_COUNTS: std::cell::RefCell<Vec<Vec<u16>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// How many unused lists a thread keeps: a playout holds a few positions at once.
-const SPARE_COUNTS_KEPT: usize = 8;
-
-fn spare_list() -> Vec<u16> {
-    let spare = SPARE_COUNTS
-        .try_with(|spare| spare.borrow_mut().pop())
-        .ok()
-        .flatten();
-    let mut list = spare.unwrap_or_default();
-    list.clear();
-    list
-}
-
 impl Counts {
     /// Counts of `kinds` kinds of piece per site.
     pub fn new(cells: &[u16], kinds: usize) -> Counts {
-        let mut list = spare_list();
-        list.extend_from_slice(cells);
+        let list = cells.to_vec();
         let kinds = kinds.max(1);
         let sites = cells.len().div_ceil(kinds);
         let mut counts = Counts {
@@ -203,10 +184,8 @@ const fn mix(i: u64) -> u64 {
 
 impl Clone for Counts {
     fn clone(&self) -> Counts {
-        let mut cells = spare_list();
-        cells.extend_from_slice(&self.cells);
         Counts {
-            cells,
+            cells: self.cells.clone(),
             kinds: self.kinds,
             site_of: self.site_of,
             sets: self.sets,
@@ -215,22 +194,6 @@ impl Clone for Counts {
             totals: self.totals,
             hash: self.hash,
         }
-    }
-}
-
-impl Drop for Counts {
-    fn drop(&mut self) {
-        if self.cells.capacity() == 0 {
-            return;
-        }
-        let list = std::mem::take(&mut self.cells);
-        // (Not kept while the thread's storage is being torn down.)
-        let _ = SPARE_COUNTS.try_with(|spare| {
-            let mut spare = spare.borrow_mut();
-            if spare.len() < SPARE_COUNTS_KEPT {
-                spare.push(list);
-            }
-        });
     }
 }
 

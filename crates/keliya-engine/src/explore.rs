@@ -72,12 +72,6 @@ pub(crate) enum Mode {
     Replay,
 }
 
-thread_local! {
-    /// The option list of the last explorer on this thread, kept for the next: a search then allocates
-    /// only when it needs a longer list than any before it.
-    static SPARE_OPTIONS: std::cell::Cell<Vec<[Value; 2]>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
 pub(crate) struct Explorer<'g, 's> {
     game: &'g Game,
     rule: u16,
@@ -110,18 +104,10 @@ type Found = Result<Flow, Box<EngineError>>;
 
 impl Drop for Explorer<'_, '_> {
     fn drop(&mut self) {
+        // The option list goes back to the caller's list of moves, for its next search.
         let mut options = std::mem::take(&mut self.options);
         options.clear();
-        // An explorer made while another held the list (a search in the end conditions of a move
-        // being played) gives back the larger of the two.
-        SPARE_OPTIONS.with(|spare| {
-            let other = spare.take();
-            spare.set(if other.capacity() > options.capacity() {
-                other
-            } else {
-                options
-            });
-        });
+        self.found.options = options;
     }
 }
 
@@ -140,7 +126,7 @@ impl<'g, 's> Explorer<'g, 's> {
             mode,
             given: &[],
             path: SmallVec::new(),
-            options: SPARE_OPTIONS.with(|spare| spare.take()),
+            options: std::mem::take(&mut found.options),
             keep_changes,
             followed: 0,
             most,
@@ -531,7 +517,7 @@ impl<'g, 's> Explorer<'g, 's> {
     /// reported with the moves), and only when the run is all there is to keep (the rule has changed
     /// nothing yet and recorded no configuration).
     fn can_pause(&self, run: &Run<'g>, st: &Scratch) -> bool {
-        self.keep_changes && st.mark() == self.start && run.seen.borrow().is_empty()
+        self.keep_changes && st.mark() == self.start && run.nothing_seen()
     }
 
     /// Records the one move of a rule paused before its first statement.

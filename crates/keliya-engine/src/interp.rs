@@ -4,7 +4,7 @@
 use crate::explore::{Decided, Explorer, Mode};
 use crate::ir::*;
 use crate::run::{Changes, Run, Scratch, Undo, replay};
-use crate::state::{CapKind, Outcome, Reason, State};
+use crate::state::{CapKind, FoundMoves, Outcome, Reason, State};
 use crate::{Game, NotationPart, ThrowRow};
 use smallvec::SmallVec;
 
@@ -110,6 +110,14 @@ pub struct Successors {
     changes: Vec<Undo>,
     /// As [`Successor::found_in`].
     found_in: u64,
+    /// Room that finding the moves and playing one of them work in, kept for the next time (the list
+    /// is the caller's workspace: a playout loop keeps one for all its games): the explorer's option
+    /// lists, and the options of the `for` loops a played move runs.
+    pub(crate) options: Vec<[Value; 2]>,
+    pub(crate) items: std::cell::Cell<Vec<[Value; 2]>>,
+    /// The box of moves of a game's last position, with the room of its list, for the first
+    /// positions of the next game played from this list (`State::found`).
+    pub(crate) spare_box: FoundMoves,
 }
 
 /// One move: its group and its option at the group's choice point.
@@ -194,15 +202,10 @@ impl Successors {
             locals: Vec::new(),
             changes: Vec::new(),
             found_in: 0,
+            options: Vec::new(),
+            items: std::cell::Cell::new(Vec::new()),
+            spare_box: FoundMoves::none(),
         }
-    }
-    /// An empty list with the room of one dropped before on this thread, if any: a loop of playouts
-    /// that makes a list per playout then allocates none after the first.
-    pub fn reusing() -> Successors {
-        let spare = DROPPED_MOVES.try_with(|spare| spare.try_borrow_mut().ok()?.pop());
-        let mut list = spare.ok().flatten().unwrap_or_default();
-        list.clear();
-        list
     }
     /// Whether the list has room for moves (it has held some).
     pub(crate) fn has_room(&self) -> bool {
@@ -397,39 +400,6 @@ impl Successors {
     }
 }
 
-thread_local! {
-    /// Lists of moves dropped on this thread (their room), for the next lists made with
-    /// [`Successors::reusing`]: a loop of playouts then allocates no list after its first game.
-    static DROPPED_MOVES: std::cell::RefCell<Vec<Successors>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// How many dropped lists a thread keeps.
-const DROPPED_MOVES_KEPT: usize = 4;
-
-/// A dropped list keeps its room for the next one made on this thread.
-impl Drop for Successors {
-    fn drop(&mut self) {
-        if !self.has_room() {
-            return;
-        }
-        // (Not kept while the thread's storage is being torn down.)
-        let _ = DROPPED_MOVES.try_with(|spare| {
-            if let Ok(mut spare) = spare.try_borrow_mut()
-                && spare.len() < DROPPED_MOVES_KEPT
-            {
-                spare.push(Successors {
-                    entries: std::mem::take(&mut self.entries),
-                    groups: std::mem::take(&mut self.groups),
-                    choices: std::mem::take(&mut self.choices),
-                    locals: std::mem::take(&mut self.locals),
-                    changes: std::mem::take(&mut self.changes),
-                    found_in: 0,
-                });
-            }
-        });
-    }
-}
-
 #[cold]
 fn no_such_move(i: usize, found: usize) -> EngineError {
     EngineError {
@@ -476,6 +446,13 @@ pub(crate) enum Made {
 
 impl Game {
     pub fn initial_state(&self) -> State {
+        self.initial_state_in(&Successors::new())
+    }
+
+    /// [`Game::initial_state`] for a loop of games that keeps `list` for all of them: the new position
+    /// takes the room the last game played from `list` left there (the box its `stuck` searches keep
+    /// their moves in).
+    pub fn initial_state_in(&self, list: &Successors) -> State {
         let mut st = State {
             counts: crate::state::Counts::new(&self.setup, self.piece_count()),
             vars: Default::default(),
@@ -492,6 +469,7 @@ impl Game {
             result: None,
             found: Default::default(),
         };
+        st.found.borrow_box(&list.spare_box);
         for v in &self.vars {
             let n = if v.per_player { self.players.len() } else { 1 };
             st.vars.extend(std::iter::repeat_n(v.initial, n));
@@ -643,7 +621,8 @@ impl Game {
             found_in: s.found_in,
         };
         let mut st = st;
-        self.advance_by(&mut st, found)?;
+        // (A successor taken out of its list plays with room of its own.)
+        self.advance_by(&mut st, found, &Successors::new())?;
         Ok(st)
     }
 
@@ -669,12 +648,34 @@ impl Game {
         i: usize,
     ) -> Result<(), EngineError> {
         match found.found(i) {
-            Some(found) => self.advance_by(st, found),
+            Some(move_found) => self.advance_by(st, move_found, found),
             None => Err(no_such_move(i, found.len())),
         }
     }
 
-    fn advance_by(&self, st: &mut State, found: FoundMove) -> Result<(), EngineError> {
+    /// Plays `found`, a move of `list`, whose room the move uses: its loops' option list, and the box
+    /// of moves a position's `stuck` search keeps, handed from a game's last position to the next
+    /// game's first.
+    fn advance_by(
+        &self,
+        st: &mut State,
+        found: FoundMove,
+        list: &Successors,
+    ) -> Result<(), EngineError> {
+        st.found.borrow_box(&list.spare_box);
+        let played = self.play_found(st, found, list);
+        if st.result.is_some() {
+            st.found.return_box(&list.spare_box);
+        }
+        played
+    }
+
+    fn play_found(
+        &self,
+        st: &mut State,
+        found: FoundMove,
+        list: &Successors,
+    ) -> Result<(), EngineError> {
         let not_found = || EngineError {
             rule: self.rule_name(found.rule).to_string(),
             at: 0,
@@ -695,7 +696,8 @@ impl Game {
                 self.finish(st, found.decided, found.rule == PASS_RULE)
             }
             MadeRef::Paused { locals, steps } => {
-                let decided = self.unpause(&mut Scratch::played(st), &found, locals, steps)?;
+                let decided =
+                    self.unpause(&mut Scratch::played(st), &found, locals, steps, &list.items)?;
                 self.finish(st, decided, false)
             }
             MadeRef::NotKept => Err(not_found()),
@@ -750,9 +752,12 @@ impl Game {
     /// Whether the ordinary (or the fallback) rules give the player to move a move: the search stops
     /// at the first one.
     fn has_move(&self, st: &State, fallback: bool) -> Result<bool, EngineError> {
-        let mut found = Successors::reusing();
-        self.search(st, fallback, false, 1, &mut found)?;
-        Ok(!found.is_empty())
+        // The list the position's box keeps for the next search, lent (no list per question).
+        let mut found = st.found.lend_list();
+        let answer = self.search(st, fallback, false, 1, &mut found);
+        let any = !found.is_empty();
+        st.found.give_back(found);
+        answer.map(|()| any)
     }
 
     /// `stuck` asked by the end conditions of the position a player is about to move in: the move search
@@ -797,7 +802,7 @@ impl Game {
             }
             if let Some(when) = &rule.when {
                 condition.rule = i as u16;
-                condition.seen.get_mut().clear();
+                condition.forget_seen();
                 if !condition.truthy(st, when)? {
                     continue;
                 }
@@ -952,7 +957,7 @@ impl Game {
         let mut run = Run::new(self, PASS_RULE);
         run.settling = true;
         for (i, end) in self.ends.iter().enumerate() {
-            run.seen.get_mut().clear();
+            run.forget_seen();
             if run.truthy(st, &end.when)? {
                 let winner = match &end.winner {
                     None => None,

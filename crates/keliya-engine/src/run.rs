@@ -4,6 +4,7 @@
 
 use keliya_board::{Reach, SiteId};
 
+use crate::compile::Scope;
 use crate::explore::Decided;
 use crate::interp::EngineError;
 use crate::ir::*;
@@ -192,11 +193,12 @@ pub(crate) struct Run<'a> {
     /// Set by `prefer(n)`; of all legal moves only those with the highest preference are kept.
     pub(crate) preference: i64,
     pub(crate) steps: u32,
-    /// Configurations met by `seen_before` in this move.
-    pub(crate) seen: std::cell::RefCell<Vec<u64>>,
     /// Evaluating the end conditions of the position about to be played (`stuck` keeps the moves it
     /// finds with the position).
     pub(crate) settling: bool,
+    /// What few runs need (`seen_before`'s record, an expression's memo cells), made when first
+    /// needed ([`Run::scope`]).
+    scope: std::cell::OnceCell<Box<Scope>>,
 }
 
 /// Copied by hand: a derived clone copies the inline locals one by one.
@@ -212,8 +214,11 @@ impl Clone for Run<'_> {
             next_mover: self.next_mover,
             preference: self.preference,
             steps: self.steps,
-            seen: self.seen.clone(),
             settling: self.settling,
+            scope: match self.scope.get() {
+                Some(scope) if !scope.seen.borrow().is_empty() => Box::new(scope.copied()).into(),
+                _ => std::cell::OnceCell::new(),
+            },
         }
     }
 }
@@ -250,8 +255,8 @@ impl<'a> Run<'a> {
             next_mover: decided.next_mover,
             preference: 0,
             steps,
-            seen: std::cell::RefCell::new(Vec::new()),
             settling: false,
+            scope: std::cell::OnceCell::new(),
         }
     }
 
@@ -278,8 +283,32 @@ impl<'a> Run<'a> {
             next_mover: None,
             preference: 0,
             steps: 0,
-            seen: std::cell::RefCell::new(Vec::new()),
             settling: false,
+            scope: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The run's [`Scope`], made the first time it is asked for.
+    #[inline]
+    pub(crate) fn scope(&self) -> &Scope {
+        self.scope.get_or_init(Box::default)
+    }
+
+    /// The run's [`Scope`] if it has one yet.
+    #[inline]
+    pub(crate) fn existing_scope(&self) -> Option<&Scope> {
+        self.scope.get().map(|s| &**s)
+    }
+
+    /// Whether `seen_before` has recorded nothing in this run.
+    pub(crate) fn nothing_seen(&self) -> bool {
+        self.scope.get().is_none_or(|s| s.seen.borrow().is_empty())
+    }
+
+    /// Forgets what `seen_before` recorded (a run reused for another rule's condition).
+    pub(crate) fn forget_seen(&mut self) {
+        if let Some(scope) = self.scope.get_mut() {
+            scope.seen.get_mut().clear();
         }
     }
 

@@ -210,17 +210,33 @@ pub(crate) struct Found {
     moves: Successors,
 }
 
-thread_local! {
-    /// The box of a position dropped on this thread, for the next position's moves to be kept in (no
-    /// allocation per game).
-    static SPARE_FOUND: std::cell::Cell<Option<Box<Found>>> = const { std::cell::Cell::new(None) };
-}
-
 /// Which game found the moves of a box that holds none (taken, or found elsewhere): no game's rules are
 /// at address 0.
 const NO_GAME: usize = 0;
 
 impl FoundMoves {
+    pub(crate) const fn none() -> FoundMoves {
+        FoundMoves(std::cell::Cell::new(None))
+    }
+
+    /// Gives this position the box kept in `spare` when it has none (a game's first positions), so
+    /// that its `stuck` searches fill a list with room.
+    pub(crate) fn borrow_box(&self, spare: &FoundMoves) {
+        let own = self.0.take();
+        self.0.set(own.or_else(|| {
+            let mut lent = spare.0.take()?;
+            lent.game = NO_GAME;
+            Some(lent)
+        }));
+    }
+
+    /// Keeps this position's box in `spare` (a game that has ended needs it no more).
+    pub(crate) fn return_box(&self, spare: &FoundMoves) {
+        if let Some(own) = self.0.take() {
+            spare.0.set(Some(own));
+        }
+    }
+
     /// An empty list for the `stuck` search to fill: the one the last [`FoundMoves::take_into`] left in
     /// this position's box (its caller's previous list), or one with the room of a dropped list.
     pub(crate) fn empty_list(&self) -> Successors {
@@ -232,17 +248,39 @@ impl FoundMoves {
                 list.clear();
                 list
             }
-            _ => Successors::reusing(),
+            _ => Successors::new(),
         }
+    }
+
+    /// A list for a search that keeps nothing (`stuck` asked outside the end conditions): the box's
+    /// list when it holds no moves found for the position, for [`FoundMoves::give_back`] to return.
+    pub(crate) fn lend_list(&self) -> Successors {
+        let mut found = self.0.take();
+        let list = match found.as_mut() {
+            Some(f) if f.game == NO_GAME => std::mem::take(&mut f.moves),
+            _ => Successors::new(),
+        };
+        self.0.set(found);
+        let mut list = list;
+        list.clear();
+        list
+    }
+
+    /// Returns a list lent by [`FoundMoves::lend_list`] to the box, if it holds no moves.
+    pub(crate) fn give_back(&self, list: Successors) {
+        let mut found = self.0.take();
+        if let Some(f) = found.as_mut()
+            && f.game == NO_GAME
+            && !f.moves.has_room()
+        {
+            f.moves = list;
+        }
+        self.0.set(found);
     }
 
     pub(crate) fn keep(&self, game: &Game, st: &State, moves: Successors) {
         let game = game.rules.as_ptr() as usize;
-        let spare = self
-            .0
-            .take()
-            .or_else(|| SPARE_FOUND.with(|spare| spare.take()));
-        let found = match spare {
+        let found = match self.0.take() {
             // The box's lists are refilled where they are.
             Some(mut spare) => {
                 spare.position = st.position_hash();
@@ -283,25 +321,6 @@ impl FoundMoves {
         found.game = NO_GAME;
         self.0.set(Some(found));
         same
-    }
-}
-
-/// A dropped position's box is kept for the next position on this thread.
-impl Drop for FoundMoves {
-    fn drop(&mut self) {
-        if let Some(found) = self.0.take() {
-            // (Not kept while the thread's storage is being torn down.)
-            let _ = SPARE_FOUND.try_with(|spare| {
-                let other = spare.take();
-                spare.set(Some(match other {
-                    Some(other) => {
-                        drop(found);
-                        other
-                    }
-                    None => found,
-                }))
-            });
-        }
     }
 }
 

@@ -52,35 +52,38 @@ impl std::fmt::Debug for Tail {
 impl Tail {
     /// Binds `values` to the choice's variables and runs the rest of the rule, up to its end or to a
     /// decided game.
-    fn run(&self, run: &mut Run<'_>, st: &mut Scratch<'_>, values: [Value; 2]) -> Done {
+    /// `room` is the list of options its loops use, lent by the caller's list of moves.
+    fn run(
+        &self,
+        run: &mut Run<'_>,
+        st: &mut Scratch<'_>,
+        values: [Value; 2],
+        room: &std::cell::Cell<Vec<[Value; 2]>>,
+    ) -> Done {
         run.bind(&self.slots, values);
         if !self.lists {
             return steps(&self.steps, run, st, &mut Vec::new());
         }
-        let mut items = SPARE_ITEMS.with(|spare| spare.take());
+        let mut items = room.take();
         let done = steps(&self.steps, run, st, &mut items);
         items.clear();
-        SPARE_ITEMS.with(|spare| spare.set(items));
+        room.set(items);
         done
     }
-}
-
-thread_local! {
-    /// The option list of the last tail with a `for` run on this thread, kept for the next.
-    static SPARE_ITEMS: std::cell::Cell<Vec<[Value; 2]>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 impl Game {
     /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the
     /// move's option is bound, and the rest of the rule runs to its end. A move with no choice was
     /// paused at the start of a rule without choice points, and its whole body runs. `st` is left as the move leaves
-    /// it; the result says what the move decided.
+    /// it; the result says what the move decided. `room` is the list of moves' room for loops' options.
     pub(crate) fn unpause(
         &self,
         st: &mut Scratch,
         found: &FoundMove,
         locals: &[Value],
         steps: u32,
+        room: &std::cell::Cell<Vec<[Value; 2]>>,
     ) -> Result<Decided, Box<EngineError>> {
         let mismatch = || {
             Box::new(EngineError {
@@ -112,7 +115,7 @@ impl Game {
         }
         let mut run = Run::resumed(self, found.rule, locals, steps, found.decided);
         run.preference = found.preference;
-        tail.run(&mut run, st, values)?;
+        tail.run(&mut run, st, values, room)?;
         Ok(run.decided())
     }
 }

@@ -11,6 +11,6 @@ pub mod state_json;
 
 pub use dice::Dice;
 pub use simulate::{
-    Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game, simulate,
-    simulate_each, simulate_records, trace_failure,
+    Failure, GameSummary, RunError, SimulationStats, play_game, play_random_game,
+    play_random_game_in, simulate, simulate_each, simulate_records, trace_failure,
 };

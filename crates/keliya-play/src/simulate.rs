@@ -105,7 +105,7 @@ pub fn play_game_with(
     seed: u64,
     detail: Detail,
 ) -> Result<(GameRecord, State), EngineError> {
-    play_watched(game, agents, seed, detail, None)
+    play_watched(game, agents, seed, detail, None, &mut Successors::new())
 }
 
 /// Where a game that failed stood when it failed.
@@ -134,7 +134,14 @@ pub fn trace_failure(
         before: game.initial_state(),
         step: None,
     };
-    match play_watched(game, &mut agents, seed, detail, Some(&mut watch)) {
+    match play_watched(
+        game,
+        &mut agents,
+        seed,
+        detail,
+        Some(&mut watch),
+        &mut Successors::new(),
+    ) {
         Ok(_) => None,
         Err(_) => Some(watch),
     }
@@ -153,21 +160,21 @@ fn fresh_agents(agent_specs: &[String]) -> Result<Vec<Box<dyn Agent>>, String> {
 }
 
 /// The game loop of [`play_game_with`]; `watch`, when given, holds the position before each step and,
-/// once chosen, the step.
+/// once chosen, the step. `legal` is the list of moves the loop fills at each step, with the room of
+/// the caller's last game (a run of games keeps one per thread).
 fn play_watched(
     game: &Game,
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     detail: Detail,
     mut watch: Option<&mut Failure>,
+    legal: &mut Successors,
 ) -> Result<(GameRecord, State), EngineError> {
     let keep_moves = detail.keep_moves;
     let mut steps = 0;
     let mut dice = Dice::new(seed);
-    let mut st = game.initial_state();
+    let mut st = game.initial_state_in(legal);
     let mut moves = Vec::new();
-    // One list of moves for the whole game (with the room of the last game's).
-    let mut legal = Successors::reusing();
     while st.result.is_none() {
         if let Some(w) = watch.as_deref_mut() {
             w.steps = steps;
@@ -187,9 +194,9 @@ fn play_watched(
             check(game, &st, detail, steps)?;
             continue;
         }
-        game.successors_into(&st, &mut legal)?;
+        game.successors_into(&st, legal)?;
         let seat = st.to_move as usize % agents.len();
-        let k = agents[seat].choose(game, &st, &legal, &mut dice)?;
+        let k = agents[seat].choose(game, &st, legal, &mut dice)?;
         // (A choice past the end is refused by `advance_found_in_place`.)
         if keep_moves && let Some(chosen) = legal.mv(k) {
             moves.push(game.notation(&chosen));
@@ -197,7 +204,7 @@ fn play_watched(
         if let Some(w) = watch.as_deref_mut() {
             w.step = legal.mv(k).map(|chosen| game.notation(&chosen));
         }
-        game.advance_found_in_place(&mut st, &legal, k)?;
+        game.advance_found_in_place(&mut st, legal, k)?;
         steps += 1;
         check(game, &st, detail, steps)?;
     }
@@ -229,9 +236,18 @@ fn play_watched(
 
 /// Plays one game with uniformly random moves.
 pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), EngineError> {
+    play_random_game_in(game, seed, &mut Successors::new())
+}
+
+/// [`play_random_game`] filling `found` with the moves at each step: a loop of playouts that keeps
+/// one list for all its games allocates none after the first.
+pub fn play_random_game_in(
+    game: &Game,
+    seed: u64,
+    found: &mut Successors,
+) -> Result<(GameSummary, State), EngineError> {
     let mut dice = Dice::new(seed);
-    let mut st = game.initial_state();
-    let mut found = Successors::reusing();
+    let mut st = game.initial_state_in(found);
     let mut steps = 0;
     while st.result.is_none() {
         steps += 1;
@@ -245,9 +261,9 @@ pub fn play_random_game(game: &Game, seed: u64) -> Result<(GameSummary, State), 
         }
         // The moves come with what makes their positions, so the chosen move's rule is not run again;
         // one list serves every move.
-        game.successors_into(&st, &mut found)?;
+        game.successors_into(&st, found)?;
         let pick = dice.below(found.len());
-        game.advance_found_in_place(&mut st, &found, pick)?;
+        game.advance_found_in_place(&mut st, found, pick)?;
     }
     let outcome = st.result.expect("the loop ends with a result");
     let (reason, capped) = reason_name(game, outcome.reason);
@@ -424,12 +440,30 @@ pub fn simulate_each(
     // The lowest game known to have failed: games after it are not started, games before it still
     // run, so the error reported is the first game's that fails, however the games were scheduled.
     let first_failed = AtomicU64::new(u64::MAX);
+    // The lists of moves of the games being played, kept for the next games (their room): a game takes
+    // one and gives it back, so a run allocates about one per thread.
+    let lists = std::sync::Mutex::new(Vec::<Successors>::new());
     let play_one = |i: u64| -> Option<Result<GameRecord, EngineError>> {
         if i > first_failed.load(Ordering::Relaxed) {
             return None;
         }
         let mut agents = fresh_agents(agent_specs).expect("checked above");
-        let played = play_game_with(game, &mut agents, Dice::game_seed(seed, i), detail);
+        let mut legal = lists
+            .lock()
+            .ok()
+            .and_then(|mut l| l.pop())
+            .unwrap_or_default();
+        let played = play_watched(
+            game,
+            &mut agents,
+            Dice::game_seed(seed, i),
+            detail,
+            None,
+            &mut legal,
+        );
+        if let Ok(mut kept) = lists.lock() {
+            kept.push(legal);
+        }
         progress();
         Some(match played {
             Ok((mut record, _)) => {
@@ -503,8 +537,9 @@ impl std::error::Error for RunError {}
 /// Random self-play statistics (one thread, random agents).
 pub fn simulate(game: &Game, games: u64, seed: u64) -> Result<SimulationStats, EngineError> {
     let mut summaries = Vec::new();
+    let mut found = Successors::new();
     for i in 0..games {
-        let (summary, _) = play_random_game(game, Dice::game_seed(seed, i))?;
+        let (summary, _) = play_random_game_in(game, Dice::game_seed(seed, i), &mut found)?;
         summaries.push(summary);
     }
     Ok(SimulationStats::from_summaries(
