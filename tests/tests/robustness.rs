@@ -184,3 +184,42 @@ fn cr_only_line_endings_are_lines() {
         "{got:?}"
     );
 }
+
+/// A game that never ends (Raja Pasu without the end that stops it, no capture to reset the repetition
+/// history) costs the same at every step: reaching the step limit, and tracing a failing game, take
+/// time in proportion to the steps, where each step once cost more than the last.
+#[test]
+fn a_game_without_end_reaches_its_step_limit_in_linear_time() {
+    let path = write_case(
+        "endless",
+        "keliya: 1\ntitle: endless\nextends: raja-pasu\nends:\n  north-cannot-open: ~\nlimits:\n  \
+         max_steps_per_game: 200000\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
+    let game = compiled.game.as_ref().expect("a game");
+    let started = std::time::Instant::now();
+    let run = keliya_play::simulate_records(
+        game,
+        1,
+        3,
+        &[],
+        1,
+        keliya_play::simulate::Detail::default(),
+        &|| {},
+    );
+    assert!(
+        matches!(run, Err(keliya_play::RunError::Game { .. })),
+        "{run:?}"
+    );
+    let traced = keliya_play::trace_failure(
+        game,
+        &[],
+        keliya_play::Dice::game_seed(3, 0),
+        keliya_play::simulate::Detail::default(),
+    )
+    .expect("fails again");
+    assert_eq!(traced.steps, 200_000);
+    // Three plays of 200,000 steps take a second; a cost growing with the game's length took minutes.
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+}

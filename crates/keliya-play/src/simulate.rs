@@ -108,6 +108,10 @@ pub fn play_game_with(
     play_watched(game, agents, seed, detail, None)
 }
 
+/// What [`play_watched`] keeps of a game: where it stands, and the position before step `keep` (before
+/// none when `None`: the steps are counted only).
+type Watch<'w> = Option<(&'w mut Failure, Option<usize>)>;
+
 /// Where a game that failed stood when it failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -121,20 +125,32 @@ pub struct Failure {
 }
 
 /// Plays the game of `seed` again with fresh agents of `agent_specs` and, if it fails, says where
-/// (only a game that failed needs this: it copies the position at every step).
+/// (only a game that failed needs this). It is played twice: once to count the steps before the failure,
+/// then again to keep the position before that step alone. (A copy of the position at every step would
+/// share the repetition history with the game, and every step would then copy it whole: a game that
+/// fails after millions of steps would take hours to trace.)
 pub fn trace_failure(
     game: &Game,
     agent_specs: &[String],
     seed: u64,
     detail: Detail,
 ) -> Option<Failure> {
-    let mut agents = fresh_agents(agent_specs).ok()?;
     let mut watch = Failure {
         steps: 0,
         before: game.initial_state(),
         step: None,
     };
-    match play_watched(game, &mut agents, seed, detail, Some(&mut watch)) {
+    let mut agents = fresh_agents(agent_specs).ok()?;
+    play_watched(game, &mut agents, seed, detail, Some((&mut watch, None))).err()?;
+    let failed_at = watch.steps;
+    let mut agents = fresh_agents(agent_specs).ok()?;
+    match play_watched(
+        game,
+        &mut agents,
+        seed,
+        detail,
+        Some((&mut watch, Some(failed_at))),
+    ) {
         Ok(_) => None,
         Err(_) => Some(watch),
     }
@@ -159,7 +175,7 @@ fn play_watched(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     detail: Detail,
-    mut watch: Option<&mut Failure>,
+    mut watch: Watch<'_>,
 ) -> Result<(GameRecord, State), EngineError> {
     let keep_moves = detail.keep_moves;
     let mut steps = 0;
@@ -169,9 +185,11 @@ fn play_watched(
     // One list of moves for the whole game (with the room of the last game's).
     let mut legal = Successors::reusing();
     while st.result.is_none() {
-        if let Some(w) = watch.as_deref_mut() {
+        if let Some((w, keep)) = watch.as_mut() {
             w.steps = steps;
-            w.before.clone_from(&st);
+            if *keep == Some(steps) {
+                w.before.clone_from(&st);
+            }
             w.step = None;
         }
         if let Some(rows) = game.throw_due(&st) {
@@ -179,7 +197,7 @@ fn play_watched(
             if keep_moves {
                 moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
             }
-            if let Some(w) = watch.as_deref_mut() {
+            if let Some((w, _)) = watch.as_mut() {
                 w.step = Some(format!("{THROW_PREFIX}{}", rows[row].name));
             }
             game.throw_in_place(&mut st, row as u8);
@@ -194,7 +212,7 @@ fn play_watched(
         if keep_moves && let Some(chosen) = legal.mv(k) {
             moves.push(game.notation(&chosen));
         }
-        if let Some(w) = watch.as_deref_mut() {
+        if let Some((w, _)) = watch.as_mut() {
             w.step = legal.mv(k).map(|chosen| game.notation(&chosen));
         }
         game.advance_found_in_place(&mut st, &legal, k)?;
@@ -423,12 +441,28 @@ pub fn simulate_each(
     // The lowest game known to have failed: games after it are not started, games before it still
     // run, so the error reported is the first game's that fails, however the games were scheduled.
     let first_failed = AtomicU64::new(u64::MAX);
-    let play_one = |i: u64| -> Option<Result<GameRecord, EngineError>> {
+    type Played = Result<GameRecord, (EngineError, Option<Failure>)>;
+    let play_one = |i: u64| -> Option<Played> {
         if i > first_failed.load(Ordering::Relaxed) {
             return None;
         }
         let mut agents = fresh_agents(agent_specs).expect("checked above");
-        let played = play_game_with(game, &mut agents, Dice::game_seed(seed, i), detail);
+        // The position before the last step the length limit allows is kept as the game goes (one copy,
+        // in a game that gets there), so that a game stopped by the limit is not played again to trace.
+        let mut watch = Failure {
+            steps: 0,
+            before: game.initial_state(),
+            step: None,
+        };
+        let at_limit = Some(game.max_steps_per_game as usize);
+        let seed = Dice::game_seed(seed, i);
+        let played = play_watched(
+            game,
+            &mut agents,
+            seed,
+            detail,
+            Some((&mut watch, at_limit)),
+        );
         progress();
         Some(match played {
             Ok((mut record, _)) => {
@@ -437,7 +471,8 @@ pub fn simulate_each(
             }
             Err(error) => {
                 first_failed.fetch_min(i, Ordering::Relaxed);
-                Err(error)
+                let stopped = error == endless(game) && Some(watch.steps) == at_limit;
+                Err((error, stopped.then_some(watch)))
             }
         })
     };
@@ -453,9 +488,10 @@ pub fn simulate_each(
         for (i, game_played) in (start..end).zip(played) {
             match game_played {
                 Some(Ok(record)) => each(record).map_err(RunError::Output)?,
-                Some(Err(error)) => {
-                    let failure =
-                        trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail);
+                Some(Err((error, kept))) => {
+                    let failure = kept.or_else(|| {
+                        trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail)
+                    });
                     return Err(RunError::Game {
                         game: i,
                         error,
