@@ -77,6 +77,10 @@ pub fn dot(game: &Game, st: &State) -> String {
     out
 }
 
+/// The longest side of a picture, in pixels (SVG), and the widest text board, in columns.
+const MAX_SIDE: f64 = 4000.0;
+const MAX_COLUMNS: f64 = 400.0;
+
 pub fn svg(game: &Game, st: &State) -> String {
     let b = &game.board;
     let sites: Vec<u16> = b.playing_sites().collect();
@@ -91,15 +95,22 @@ pub fn svg(game: &Game, st: &State) -> String {
     if sites.is_empty() {
         (x0, y0, x1, y1) = (0.0, 0.0, 1.0, 1.0);
     }
-    let scale = 80.0;
+    // 80 pixels a unit, unless that makes a side longer than MAX_SIDE (coordinates may be any finite
+    // numbers): then the longer side is MAX_SIDE. Distances are taken halved, so no sum overflows.
+    let half_span = (x1 / 2.0 - x0 / 2.0).max(y1 / 2.0 - y0 / 2.0);
+    let scale = if half_span * 160.0 > MAX_SIDE {
+        MAX_SIDE / 2.0 / half_span
+    } else {
+        80.0
+    };
     let margin = 50.0;
-    let px = |x: f64| margin + (x - x0) * scale;
-    let py = |y: f64| margin + (y - y0) * scale;
+    let px = |x: f64| margin + (x / 2.0 - x0 / 2.0) * scale * 2.0;
+    let py = |y: f64| margin + (y / 2.0 - y0 / 2.0) * scale * 2.0;
     let offboard: Vec<u16> = (0..b.len() as u16)
         .filter(|&s| b.offboard[s as usize])
         .collect();
-    let width = (x1 - x0) * scale + 2.0 * margin;
-    let height = (y1 - y0) * scale + 2.0 * margin + 20.0 * offboard.len() as f64 + 20.0;
+    let width = px(x1) + margin;
+    let height = py(y1) + margin + 20.0 * offboard.len() as f64 + 20.0;
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\">\n"
     );
@@ -177,7 +188,7 @@ pub fn svg(game: &Game, st: &State) -> String {
             esc(b.name(s))
         ));
     }
-    let mut ty = (y1 - y0) * scale + 2.0 * margin;
+    let mut ty = py(y1) + margin;
     for s in offboard {
         let what = contents_text(game, st, s);
         out.push_str(&format!(
@@ -240,11 +251,19 @@ pub fn text_colored(game: &Game, st: &State, color: bool, detail: bool) -> Strin
         } else {
             (cell / min_dx).max(1.0)
         };
+        // No wider than MAX_COLUMNS, whatever the coordinates (halved, so no difference overflows).
+        let x1 = xs.iter().cloned().fold(f64::MIN, f64::max);
+        let half_width = x1 / 2.0 - x0 / 2.0;
+        let xscale = if half_width * 2.0 * xscale > MAX_COLUMNS {
+            MAX_COLUMNS / 2.0 / half_width
+        } else {
+            xscale
+        };
         let mut rows: Vec<(i64, Vec<(usize, (String, String))>)> = Vec::new();
         for &s in &sites {
             let (x, y) = b.at[s as usize];
-            let row = ((y - y0) * 2.0).round() as i64;
-            let col = ((x - x0) * xscale).round().max(0.0) as usize;
+            let row = ((y / 2.0 - y0 / 2.0) * 4.0).round() as i64;
+            let col = ((x / 2.0 - x0 / 2.0) * xscale * 2.0).round().max(0.0) as usize;
             // (visible text, text as printed): colour codes take no columns.
             let mark: (String, String) = match pieces_on(game, st, s).as_slice() {
                 [] => (b.name(s).to_string(), b.name(s).to_string()),

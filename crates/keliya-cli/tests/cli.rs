@@ -1016,3 +1016,54 @@ fn extends_finds_the_same_parent_however_the_path_is_typed() {
         );
     }
 }
+
+/// Any finite coordinates that `validate` accepts draw as a picture of bounded size, as text, SVG and
+/// DOT, and in a replayed position: the scale comes from the board's extent, capped.
+#[test]
+fn boards_with_huge_coordinates_draw_in_bounded_pictures() {
+    let dir = temp("far");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (a, b)) in [
+        ("1e8", "3"),
+        ("1e300", "3"),
+        ("2147483648", "-2147483648"),
+        ("1.7e308", "-1.7e308"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.join(format!("far{i}.yaml"));
+        std::fs::write(
+            &path,
+            format!(
+                "keliya: 1\ntitle: far\nextends: hat-diviyan-keliya\nboard:\n  sites:\n    R3: {{at: [{a}, {b}]}}\n    L3: {{at: [{b}, {a}]}}\n"
+            ),
+        )
+        .unwrap();
+        let p = path.to_str().unwrap();
+        assert!(keliya(&["validate", p]).status.success());
+        for format in ["text", "svg", "dot"] {
+            let o = keliya(&["render", p, "--format", format]);
+            assert!(o.status.success(), "{a}: {format}: {:?}", o.status);
+            assert!(
+                o.stdout.len() < 100_000,
+                "{a}: {format}: {} bytes",
+                o.stdout.len()
+            );
+        }
+        let record = dir.join(format!("far{i}.jsonl"));
+        let r = record.to_str().unwrap();
+        assert!(
+            keliya(&["simulate", p, "--games", "1", "--record", r])
+                .status
+                .success()
+        );
+        let o = keliya(&["replay", r, "--game", "0", "--ply", "2"]);
+        assert!(
+            o.status.success(),
+            "{a}: replay: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.stdout.len() < 100_000);
+    }
+}
