@@ -61,6 +61,11 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let c = load_game(&args.ruleset)?;
     let game = c.game();
     let specs = split_agents(&args.agents);
+    if specs.is_empty() {
+        return Err(CliError::Message(
+            "--agents names no agent; give random, greedy or mcts[:...], one per seat".into(),
+        ));
+    }
     if args.threads == 0 || args.threads > 256 {
         return Err(CliError::Message("--threads takes 1 to 256".into()));
     }
