@@ -223,3 +223,41 @@ fn a_game_without_end_reaches_its_step_limit_in_linear_time() {
     // Three plays of 200,000 steps take a second; a cost growing with the game's length took minutes.
     assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
 }
+
+/// A whole number that YAML reads as a fractional one (too large, or written `09`) is told as such, not
+/// as "a fractional number".
+#[test]
+fn whole_numbers_read_as_fractional_ones_are_told_apart() {
+    let case = |v: &str| {
+        problems(
+            "numbers",
+            &format!("keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\ncaps:\n  max_turns: {v}\n"),
+        )
+    };
+    let got = case("99999999999999999999");
+    assert!(
+        got[0].contains("must be between 1 and 10000000, found 1e20"),
+        "{got:?}"
+    );
+    let got = case("09");
+    assert!(got[0].contains("plain digits"), "{got:?}");
+    let got = case("2.5");
+    assert!(got[0].contains("found a fractional number"), "{got:?}");
+}
+
+/// A rule whose loop chooses on every turn and never ends nests the move search one level per choice:
+/// refused as a move of too many choices, on a test thread's small stack, where it once overflowed it.
+#[test]
+fn a_loop_that_chooses_for_ever_is_an_error_not_a_stack_overflow() {
+    let path = write_case(
+        "choose-for-ever",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  hunter-drop:\n    do: |\n      \
+         let going = true\n      while going {\n        choose to in sites() where empty(to) {\n          \
+         going = true\n        }\n      }\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
+    let game = compiled.game.as_ref().expect("a game");
+    let err = keliya_play::play_random_game(game, 1).expect_err("the rule fails");
+    assert!(err.message.contains("more than 100 choices"), "{err}");
+}
