@@ -184,3 +184,80 @@ fn cr_only_line_endings_are_lines() {
         "{got:?}"
     );
 }
+
+/// A game that never ends (Raja Pasu without the end that stops it, no capture to reset the repetition
+/// history) costs the same at every step: reaching the step limit, and tracing a failing game, take
+/// time in proportion to the steps, where each step once cost more than the last.
+#[test]
+fn a_game_without_end_reaches_its_step_limit_in_linear_time() {
+    let path = write_case(
+        "endless",
+        "keliya: 1\ntitle: endless\nextends: raja-pasu\nends:\n  north-cannot-open: ~\nlimits:\n  \
+         max_steps_per_game: 200000\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
+    let game = compiled.game.as_ref().expect("a game");
+    let started = std::time::Instant::now();
+    let run = keliya_play::simulate_records(
+        game,
+        1,
+        3,
+        &[],
+        1,
+        keliya_play::simulate::Detail::default(),
+        &|| {},
+    );
+    assert!(
+        matches!(run, Err(keliya_play::RunError::Game { .. })),
+        "{run:?}"
+    );
+    let traced = keliya_play::trace_failure(
+        game,
+        &[],
+        keliya_play::Dice::game_seed(3, 0),
+        keliya_play::simulate::Detail::default(),
+    )
+    .expect("fails again");
+    assert_eq!(traced.steps, 200_000);
+    // Three plays of 200,000 steps take a second; a cost growing with the game's length took minutes.
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+}
+
+/// A whole number that YAML reads as a fractional one (too large, or written `09`) is told as such, not
+/// as "a fractional number".
+#[test]
+fn whole_numbers_read_as_fractional_ones_are_told_apart() {
+    let case = |v: &str| {
+        problems(
+            "numbers",
+            &format!("keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\ncaps:\n  max_turns: {v}\n"),
+        )
+    };
+    let got = case("99999999999999999999");
+    assert!(
+        got[0].contains("must be between 1 and 10000000, found 1e20"),
+        "{got:?}"
+    );
+    let got = case("09");
+    assert!(got[0].contains("plain digits"), "{got:?}");
+    let got = case("2.5");
+    assert!(got[0].contains("found a fractional number"), "{got:?}");
+}
+
+/// A rule whose loop chooses on every turn and never ends nests the move search one level per choice:
+/// refused as a move of too many choices, on a test thread's small stack, where it once overflowed it.
+#[test]
+fn a_loop_that_chooses_for_ever_is_an_error_not_a_stack_overflow() {
+    let path = write_case(
+        "choose-for-ever",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nrules:\n  hunter-drop:\n    do: |\n      \
+         let going = true\n      while going {\n        choose to in sites() where empty(to) {\n          \
+         going = true\n        }\n      }\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
+    let game = compiled.game.as_ref().expect("a game");
+    let err = keliya_play::play_random_game(game, 1).expect_err("the rule fails");
+    assert!(err.message.contains("more than 100 choices"), "{err}");
+}

@@ -66,14 +66,17 @@ fn render_with(sources: &Sources, d: &Diagnostic, severity: Severity, colour: bo
     let end_offset = d.loc.end.max(d.loc.start + 1);
     let (end_line, end_col) = sources.line_col(file, end_offset);
     let end = if end_line == line {
-        byte_at(end_col - 1).max(start + 1)
+        byte_at(end_col - 1)
     } else {
-        shown.len().max(start + 1)
+        shown.len()
     };
+    // At least one character underlined, ending on a character's boundary (a span ending inside a
+    // character of several bytes, a non-breaking space say, would panic the renderer).
+    let end = boundary_from(&shown, end.max(start + 1));
     let snippet = Snippet::source(shown.as_str())
         .line_start(line)
         .fold(false)
-        .annotation(AnnotationKind::Primary.span(start..end.min(shown.len().max(start + 1))));
+        .annotation(AnnotationKind::Primary.span(start..end));
     let mut group = Group::with_level(level).element(snippet);
     // Secondary places, each its line from its own file, labelled.
     for (loc, label) in &d.related {
@@ -86,7 +89,7 @@ fn render_with(sources: &Sources, d: &Diagnostic, severity: Severity, colour: bo
             .char_indices()
             .nth(rc - 1)
             .map_or(other.len(), |(i, _)| i);
-        let to = other.len().max(from + 1);
+        let to = boundary_from(&other, other.len().max(from + 1));
         group = group.element(
             Snippet::source(other)
                 .path(sources.path(loc.file).to_string())
@@ -106,6 +109,13 @@ fn render_with(sources: &Sources, d: &Diagnostic, severity: Severity, colour: bo
     out.push_str(&renderer.render(&[group]));
     out.push('\n');
     out
+}
+
+/// The first character boundary of `text` at or after byte `i`, or its length.
+fn boundary_from(text: &str, i: usize) -> usize {
+    (i..text.len())
+        .find(|&k| text.is_char_boundary(k))
+        .unwrap_or(text.len())
 }
 
 #[cfg(test)]
@@ -149,5 +159,29 @@ mod tests {
             text.starts_with("my.yaml:2:13: \x1b[1;31merror\x1b[0m: "),
             "{text}"
         );
+    }
+
+    /// Found by the mutation fuzzer: a one-byte span just before a character of two bytes (a
+    /// non-breaking space) ended inside it, and the renderer panicked.
+    #[test]
+    fn a_span_before_a_character_of_several_bytes_is_widened_to_its_end() {
+        let mut sources = Sources::default();
+        let text = "when: wait\u{a0}x\n";
+        let file = sources.add("my.yaml".into(), text.into());
+        let start = "when: wait".len();
+        let d = Diagnostic::new(
+            Loc {
+                file,
+                start,
+                end: start,
+            },
+            "unexpected character",
+        );
+        let shown = render_with(&sources, &d, Severity::Error, false);
+        assert!(
+            shown.starts_with("my.yaml:1:11: error: unexpected character"),
+            "{shown}"
+        );
+        assert!(shown.contains('^'), "{shown}");
     }
 }

@@ -89,7 +89,7 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
     };
     let mut dice = Dice::new(args.seed);
     let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = InputLines(stdin.lock());
     outln!("{} — type `help` for commands.", c.info.title);
     let mut show_board = true;
     loop {
@@ -123,9 +123,10 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             if let Err(e) = std::io::stdout().flush() {
                 crate::stdout_failed(e);
             }
-            let Some(Ok(line)) = lines.next() else {
+            let Some(line) = lines.next() else {
                 return Ok(());
             };
+            let line = line.map_err(CliError::Message)?;
             match command(&mut session, line.trim()) {
                 Handled::Quit => return Ok(()),
                 Handled::Changed => show_board = true,
@@ -211,10 +212,11 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 if let Err(e) = std::io::stdout().flush() {
                     crate::stdout_failed(e);
                 }
-                let Some(Ok(line)) = lines.next() else {
+                let Some(line) = lines.next() else {
                     outln!();
                     return Ok(());
                 };
+                let line = line.map_err(CliError::Message)?;
                 let input = line.trim();
                 match command(&mut session, input) {
                     Handled::Quit => return Ok(()),
@@ -511,4 +513,37 @@ pub(crate) fn replay_prefix(game: &Game, steps: &[String]) -> Result<Vec<State>,
         states.push(next);
     }
     Ok(states)
+}
+
+/// Longest line of input read at a prompt; a move or a command is a few words.
+const MAX_INPUT_LINE: u64 = 4096;
+
+/// The lines typed at the prompts, each read no further than [`MAX_INPUT_LINE`] bytes (an endless line,
+/// such as `/dev/zero`'s, is an error, not a growing buffer), and a line that is not UTF-8 text is an
+/// error rather than the end of the input.
+struct InputLines<R>(R);
+
+impl<R: std::io::BufRead> Iterator for InputLines<R> {
+    type Item = Result<String, String>;
+    fn next(&mut self) -> Option<Self::Item> {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        match (&mut self.0)
+            .take(MAX_INPUT_LINE + 1)
+            .read_until(b'\n', &mut bytes)
+        {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(e) => return Some(Err(format!("reading the input: {e}"))),
+        }
+        if bytes.len() as u64 > MAX_INPUT_LINE {
+            return Some(Err(format!(
+                "a line of input longer than {MAX_INPUT_LINE} bytes"
+            )));
+        }
+        while bytes.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            bytes.pop();
+        }
+        Some(String::from_utf8(bytes).map_err(|_| "a line of input that is not UTF-8 text".into()))
+    }
 }

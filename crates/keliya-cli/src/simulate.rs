@@ -95,7 +95,13 @@ pub use keliya_play::agents::split_agents;
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let c = load_game(&args.ruleset)?;
     let game = c.game();
-    let specs = agents_for_seats(game, split_agents(&args.agents))?;
+    let specs = split_agents(&args.agents);
+    if specs.is_empty() {
+        return Err(CliError::Message(
+            "--agents names no agent; give random, greedy or mcts[:...], one per seat".into(),
+        ));
+    }
+    let specs = agents_for_seats(game, specs)?;
     let range = match args.shard {
         Some(shard) if shard.of > args.games => {
             return Err(CliError::Message(format!(

@@ -450,12 +450,17 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
         y1 = y1.max(y);
     }
     // Two rows to a unit leave a row for the lines between points; one when the board is tall.
-    let height = y1 - y0;
+    // Coordinates may be any finite numbers: differences are taken halved, so none overflows, and a
+    // board taller than the steps allow is squeezed into MAX_ROWS.
+    let half_height = y1 / 2.0 - y0 / 2.0;
     let sy = [2.0, 1.0, 0.5, 0.25]
         .into_iter()
-        .find(|k| height * k <= MAX_ROWS)
-        .unwrap_or(0.25);
-    let row_of = |s: u16| ((b.at[s as usize].1 - y0) * sy).round() as usize;
+        .find(|k| half_height * 2.0 * k <= MAX_ROWS)
+        .unwrap_or(MAX_ROWS / 2.0 / half_height);
+    let row_of = |s: u16| {
+        let rows = (b.at[s as usize].1 / 2.0 - y0 / 2.0) * (2.0 * sy);
+        rows.round().min(4.0 * MAX_ROWS) as usize
+    };
     let sep = if segments.is_empty() { 1 } else { 2 };
     let name_len = |s: u16| b.name(s).chars().count();
     for labels in [Labels::NameAndStack, Labels::NameOrStack] {
@@ -586,7 +591,8 @@ fn columns(
             }
             // The middle of the points at this x, so points of different widths stay centred.
             let mut centre = match last {
-                Some((lx, lc)) => lc as f64 + (x - lx) * sx,
+                // (Halved, so no difference of finite coordinates overflows.)
+                Some((lx, lc)) => lc as f64 + (x / 2.0 - lx / 2.0) * (2.0 * sx),
                 None => 0.0,
             };
             for &s in &order[i..j] {
@@ -596,7 +602,8 @@ fn columns(
                 }
                 centre = centre.max(half as f64);
             }
-            let centre = centre.ceil() as usize;
+            // Past the width the layout is refused anyway; the bound keeps the sums below from overflowing.
+            let centre = centre.ceil().min(4.0 * WIDTH as f64) as usize;
             for &s in &order[i..j] {
                 let half = (width_of(s) - 1) / 2;
                 let start = centre - half;

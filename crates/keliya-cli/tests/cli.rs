@@ -1444,3 +1444,333 @@ fn a_delta_s_mistake_shows_the_parent_s_line_it_replaces() {
         "{err}"
     );
 }
+
+/// Any finite coordinates that `validate` accepts draw as a picture of bounded size, as text, SVG and
+/// DOT, and in a replayed position: the scale comes from the board's extent, capped.
+#[test]
+fn boards_with_huge_coordinates_draw_in_bounded_pictures() {
+    let dir = temp("far");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (i, (a, b)) in [
+        ("1e8", "3"),
+        ("1e300", "3"),
+        ("2147483648", "-2147483648"),
+        ("1.7e308", "-1.7e308"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let path = dir.join(format!("far{i}.yaml"));
+        std::fs::write(
+            &path,
+            format!(
+                "keliya: 1\ntitle: far\nextends: hat-diviyan-keliya\nboard:\n  sites:\n    R3: {{at: [{a}, {b}]}}\n    L3: {{at: [{b}, {a}]}}\n"
+            ),
+        )
+        .unwrap();
+        let p = path.to_str().unwrap();
+        assert!(keliya(&["validate", p]).status.success());
+        for format in ["text", "svg", "dot"] {
+            let o = keliya(&["render", p, "--format", format]);
+            assert!(o.status.success(), "{a}: {format}: {:?}", o.status);
+            assert!(
+                o.stdout.len() < 100_000,
+                "{a}: {format}: {} bytes",
+                o.stdout.len()
+            );
+        }
+        let record = dir.join(format!("far{i}.jsonl"));
+        let r = record.to_str().unwrap();
+        assert!(
+            keliya(&["simulate", p, "--games", "1", "--record", r])
+                .status
+                .success()
+        );
+        let o = keliya(&["replay", r, "--game", "0", "--ply", "2"]);
+        assert!(
+            o.status.success(),
+            "{a}: replay: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.stdout.len() < 100_000);
+    }
+}
+
+/// One mutation of a ruleset's text, drawn from `next`: a character removed, inserted or replaced, a line
+/// removed or doubled, or a token replaced by a hostile value (huge, negative, fractional, deep).
+fn mutate(text: &str, next: &mut impl FnMut() -> u64) -> String {
+    const PIECES: [&str; 24] = [
+        ":", " ", "\n", "-", "[", "]", "{", "}", "~", "&a", "*a", "\"", "'", "|", "#", "@", "(",
+        ")", "0", "é", "\t", "\r", "\u{a0}", "!!binary",
+    ];
+    const VALUES: [&str; 14] = [
+        "1e300",
+        "-1",
+        "0",
+        "99999999999999999999",
+        "10000000",
+        "2147483648",
+        "0.5",
+        "~",
+        "[]",
+        "{}",
+        "not not not not not not not not true",
+        "- - - - - - - - 1",
+        "@nowhere",
+        ".nan",
+    ];
+    let mut chars: Vec<char> = text.chars().collect();
+    let pick = |n: usize, next: &mut dyn FnMut() -> u64| (next() % n.max(1) as u64) as usize;
+    match next() % 6 {
+        0 if !chars.is_empty() => {
+            chars.remove(pick(chars.len(), next));
+        }
+        1 => {
+            let at = pick(chars.len() + 1, next);
+            let piece = PIECES[pick(PIECES.len(), next)];
+            for (k, c) in piece.chars().enumerate() {
+                chars.insert(at + k, c);
+            }
+        }
+        2 if !chars.is_empty() => {
+            let at = pick(chars.len(), next);
+            chars[at] = PIECES[pick(PIECES.len(), next)]
+                .chars()
+                .next()
+                .expect("one");
+        }
+        3 | 4 => {
+            let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+            if lines.is_empty() {
+                return text.to_string();
+            }
+            let at = pick(lines.len(), next);
+            if next() % 2 == 0 {
+                lines.remove(at);
+            } else {
+                let copy = lines[at].clone();
+                lines.insert(at, copy);
+            }
+            return lines.join("\n") + "\n";
+        }
+        _ => {
+            // A number or a word after `: ` replaced by a hostile value.
+            let spots: Vec<usize> = text.match_indices(": ").map(|(i, _)| i + 2).collect();
+            if spots.is_empty() {
+                return text.to_string();
+            }
+            let at = spots[pick(spots.len(), next)];
+            let end = text[at..]
+                .find(|c: char| c == '\n' || c == ',' || c == '}' || c == ']')
+                .map_or(text.len(), |e| at + e);
+            return format!(
+                "{}{}{}",
+                &text[..at],
+                VALUES[pick(VALUES.len(), next)],
+                &text[end..]
+            );
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// Runs the binary with a deadline, giving its exit code, how long it ran and its peak memory (the
+/// high-water mark read from /proc while it runs; 0 where there is none).
+fn keliya_measured(
+    args: &[&str],
+    deadline: std::time::Duration,
+) -> (Option<i32>, std::time::Duration, u64) {
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut peak_kb = 0;
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status_file)
+            && let Some(kb) = s
+                .lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        {
+            peak_kb = peak_kb.max(kb);
+        }
+        if let Some(status) = child.try_wait().expect("waits") {
+            return (status.code(), started.elapsed(), peak_kb);
+        }
+        if started.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return (None, started.elapsed(), peak_kb);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
+/// The seeded mutation fuzzer over every bundled ruleset: each mutant is validated and, if it loads,
+/// a few games of it are simulated, by the binary. Every run must end by itself within 20 s and 2 GB,
+/// with exit 0, 1 or 2. By default it runs for a few seconds; `KELIYA_MUTANTS=10000` runs that many
+/// mutants (`KELIYA_MUTANT_SEED` changes the seed), and prints what it measured.
+#[test]
+fn mutated_rulesets_through_the_binary_end_in_bounded_time_and_memory() {
+    let mut sources = Vec::new();
+    let mut stack = vec![root().join("rulesets")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("rulesets").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "yaml") {
+                sources.push(p);
+            }
+        }
+    }
+    sources.sort();
+    let wanted: Option<u64> = std::env::var("KELIYA_MUTANTS")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let budget = std::time::Duration::from_secs(4);
+    let mut state: u64 = std::env::var("KELIYA_MUTANT_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x2545_f491_4f6c_dd1d);
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let dir = temp("mutants");
+    std::fs::create_dir_all(&dir).unwrap();
+    let limit = std::time::Duration::from_secs(20);
+    let started = std::time::Instant::now();
+    let (mut runs, mut loaded, mut slowest, mut largest) =
+        (0u64, 0u64, std::time::Duration::ZERO, 0u64);
+    let mut exits = [0u64; 3];
+    let mut failures = Vec::new();
+    let mut n = 0u64;
+    while wanted.map_or(started.elapsed() < budget || n < 12, |w| n < w) {
+        let source = &sources[(next() % sources.len() as u64) as usize];
+        let original = std::fs::read_to_string(source).expect("bundled ruleset");
+        let mut text = original.clone();
+        for _ in 0..1 + next() % 3 {
+            text = mutate(&text, &mut next);
+        }
+        let path = dir.join(format!("m{}.yaml", n % 64));
+        std::fs::write(&path, &text).unwrap();
+        let p = path.to_str().unwrap().to_string();
+        let seed = (next() % 1000).to_string();
+        let validate = ["validate", p.as_str()];
+        let simulate = [
+            "simulate",
+            p.as_str(),
+            "--games",
+            "3",
+            "--seed",
+            seed.as_str(),
+        ];
+        for (k, args) in [&validate[..], &simulate[..]].into_iter().enumerate() {
+            let (code, took, kb) = keliya_measured(args, limit);
+            runs += 1;
+            slowest = slowest.max(took);
+            largest = largest.max(kb);
+            match code {
+                Some(c @ 0..=2) => exits[c as usize] += 1,
+                other => {
+                    let kept = dir.join(format!("failed-{n}.yaml"));
+                    let _ = std::fs::write(&kept, &text);
+                    failures.push(format!(
+                        "{args:?} ({}): exit {other:?} after {took:?}",
+                        kept.display()
+                    ));
+                }
+            }
+            if took >= limit || kb >= 2 << 20 {
+                failures.push(format!("{args:?}: {took:?}, {kb} kB"));
+            }
+            if k == 0 && code != Some(0) {
+                break;
+            }
+            if k == 0 {
+                loaded += 1;
+            }
+        }
+        n += 1;
+    }
+    eprintln!(
+        "mutants: {n} ({loaded} loaded), runs: {runs}, exits 0/1/2: {exits:?}, slowest {slowest:?}, \
+         peak {largest} kB, in {:?}",
+        started.elapsed()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Input that once passed silently or grew without bound: an endless line and a line that is not UTF-8
+/// at `play`'s prompt, an empty `--agents`, an exploration constant that is not a number, a record's
+/// negative seed (not "missing").
+#[test]
+fn bad_values_get_their_own_error() {
+    let zero = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(["play", "hat-diviyan-keliya"])
+        .current_dir(root())
+        .stdin(std::fs::File::open("/dev/zero").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("longer than"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
+        .args(["play", "hat-diviyan-keliya"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(b"\xff\xfe\n").unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not UTF-8"));
+    for agents in ["", " , ", "mcts:c=nan", "mcts:c=inf"] {
+        let o = keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "2",
+            "--agents",
+            agents,
+        ]);
+        assert_eq!(o.status.code(), Some(1), "--agents {agents:?}");
+    }
+    let record = temp("negative-seed.jsonl");
+    assert!(
+        keliya(&[
+            "simulate",
+            "hat-diviyan-keliya",
+            "--games",
+            "1",
+            "--record",
+            record.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let text = std::fs::read_to_string(&record).unwrap();
+    let seed_at = text.find(r#""seed":"#).unwrap() + 7;
+    let end = seed_at + text[seed_at..].find(['}', ',']).unwrap();
+    std::fs::write(&record, format!("{}-5{}", &text[..seed_at], &text[end..])).unwrap();
+    let o = keliya(&["replay", record.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("`seed` must be a whole number from 0, found -5"),
+        "{err}"
+    );
+}

@@ -9,6 +9,7 @@ mod print;
 
 pub use ast::*;
 pub use parse::{DslError, MAX_DEPTH, MAX_SOURCE_LEN, parse_expression, parse_program};
+pub use print::program_to_string;
 
 #[cfg(test)]
 mod tests;

@@ -367,6 +367,17 @@ impl<'g, 's> Explorer<'g, 's> {
             self.path.pop();
             return Ok(());
         }
+        // Each choice of a move nests the search one level deeper: a loop that chooses on every turn
+        // without end would overflow the stack long before the loop-step limit.
+        if self.path.len() >= MAX_CHOICES_PER_MOVE {
+            return Err(run.error(
+                self.choice_at,
+                format!(
+                    "a move made of more than {MAX_CHOICES_PER_MOVE} choices (a loop that chooses on \
+                     every turn and does not end?)"
+                ),
+            ));
+        }
         for k in options.clone() {
             if self.full() {
                 break;
@@ -538,6 +549,9 @@ impl<'g, 's> Explorer<'g, 's> {
             .push_options(head, point, options, (&run.locals, run.steps));
     }
 }
+
+/// Choices in one move, at most (the bundled games make a few; each nests the search one level).
+const MAX_CHOICES_PER_MOVE: usize = 100;
 
 #[cold]
 fn too_many_options(run: &Run<'_>, at: usize, most: usize) -> Box<EngineError> {

@@ -5,10 +5,67 @@ use crate::{Game, PlayerId, Successors};
 
 /// Position hashes recorded since the last capture, oldest first, in one list shared by a state and its
 /// copies: copying a state copies one pointer. The first position recorded in a copy copies the list
-/// (a playout, which changes its one state in place, never does); reading it (`count`) is a scan of
-/// contiguous memory.
+/// (a playout, which changes its one state in place, never does). Reading it (`count`) is a scan of
+/// contiguous memory while the list is short, as it is in most games (a capture empties it); past
+/// [`INDEXED_FROM`] positions a count per hash is kept beside it, so a turn costs the same however long
+/// the game has gone without a capture.
 #[derive(Clone, Default)]
-pub struct History(Option<Arc<Vec<u64>>>);
+pub struct History(Option<Arc<Recorded>>);
+
+/// Positions past which [`History`] keeps a count per hash.
+const INDEXED_FROM: usize = 64;
+
+#[derive(Clone, Default)]
+struct Recorded {
+    hashes: Vec<u64>,
+    /// Occurrences of each hash, once there are at least [`INDEXED_FROM`] hashes.
+    counts: Option<std::collections::HashMap<u64, u32, PassHash>>,
+}
+
+impl Recorded {
+    fn push(&mut self, hash: u64) {
+        self.hashes.push(hash);
+        match &mut self.counts {
+            Some(counts) => *counts.entry(hash).or_default() += 1,
+            None if self.hashes.len() >= INDEXED_FROM => {
+                let mut counts = std::collections::HashMap::default();
+                for &h in &self.hashes {
+                    *counts.entry(h).or_default() += 1;
+                }
+                self.counts = Some(counts);
+            }
+            None => {}
+        }
+    }
+    fn clear(&mut self) {
+        self.hashes.clear();
+        self.counts = None;
+    }
+}
+
+/// The keys are position hashes already, but sums of weights whose low bits may repeat: mixed once
+/// (a multiply between two folds of the high bits onto the low, as in splitmix64) so that both the low
+/// bits (the table's slot) and the high bits (its tag) vary.
+type PassHash = std::hash::BuildHasherDefault<PassHasher>;
+
+#[derive(Default)]
+struct PassHasher(u64);
+
+impl std::hash::Hasher for PassHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        let x = (v ^ (v >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        let x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        self.0 = x ^ (x >> 31);
+    }
+}
 
 impl History {
     pub fn push(&mut self, hash: u64) {
@@ -16,15 +73,21 @@ impl History {
             Some(list) => match Arc::get_mut(list) {
                 Some(only) => only.push(hash),
                 None => {
-                    let mut copy = Vec::with_capacity(list.len() + 32);
-                    copy.extend_from_slice(list);
+                    let mut copy = Recorded {
+                        hashes: Vec::with_capacity(list.hashes.len() + 32),
+                        counts: list.counts.clone(),
+                    };
+                    copy.hashes.extend_from_slice(&list.hashes);
                     copy.push(hash);
                     *list = Arc::new(copy);
                 }
             },
             None => {
                 // (Room for a game's first turns: a playout records one position a turn.)
-                let mut list = Vec::with_capacity(32);
+                let mut list = Recorded {
+                    hashes: Vec::with_capacity(32),
+                    counts: None,
+                };
                 list.push(hash);
                 self.0 = Some(Arc::new(list));
             }
@@ -40,7 +103,7 @@ impl History {
         }
     }
     fn recorded(&self) -> &[u64] {
-        self.0.as_deref().map_or(&[], Vec::as_slice)
+        self.0.as_deref().map_or(&[], |r| r.hashes.as_slice())
     }
     /// The most recent position recorded.
     pub fn last(&self) -> Option<u64> {
@@ -51,7 +114,13 @@ impl History {
         self.recorded().iter().rev().copied()
     }
     pub fn count(&self, hash: u64) -> usize {
-        self.recorded().iter().filter(|&&h| h == hash).count()
+        match self.0.as_deref() {
+            Some(Recorded {
+                counts: Some(counts),
+                ..
+            }) => counts.get(&hash).map_or(0, |&n| n as usize),
+            _ => self.recorded().iter().filter(|&&h| h == hash).count(),
+        }
     }
 }
 

@@ -68,7 +68,13 @@ pub fn parse_agent(spec: &str) -> Result<Box<dyn Agent>, String> {
                             .parse()
                             .map_err(|_| format!("iterations={v}: a whole number"))?
                     }
-                    "c" => m.exploration = v.parse().map_err(|_| format!("c={v}: a number"))?,
+                    "c" => {
+                        m.exploration = v
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|c| c.is_finite() && *c >= 0.0)
+                            .ok_or_else(|| format!("c={v}: a finite number from 0"))?
+                    }
                     "depth" => {
                         m.rollout_depth = v
                             .parse()

@@ -56,16 +56,21 @@ impl GameRecord {
     }
 
     pub fn from_json(v: &Value) -> Result<GameRecord, String> {
+        // A key that is there with a value of the wrong kind is told apart from a missing one.
+        let wrong = |k: &str, what: &str| match v.get(k) {
+            None => format!("missing `{k}`"),
+            Some(found) => format!("`{k}` must be {what}, found {found}"),
+        };
         let s = |k: &str| {
             v.get(k)
                 .and_then(Value::as_str)
                 .map(str::to_string)
-                .ok_or_else(|| format!("missing `{k}`"))
+                .ok_or_else(|| wrong(k, "a string"))
         };
         let u = |k: &str| {
             v.get(k)
                 .and_then(Value::as_u64)
-                .ok_or_else(|| format!("missing `{k}`"))
+                .ok_or_else(|| wrong(k, "a whole number from 0"))
         };
         let list = |k: &str| -> Result<Vec<String>, String> {
             v.get(k)

@@ -108,6 +108,10 @@ pub fn play_game_with(
     play_watched(game, agents, seed, detail, None, &mut Successors::new())
 }
 
+/// What [`play_watched`] keeps of a game: where it stands, and the position before step `keep` (before
+/// none when `None`: the steps are counted only).
+type Watch<'w> = Option<(&'w mut Failure, Option<usize>)>;
+
 /// Where a game that failed stood when it failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Failure {
@@ -121,26 +125,41 @@ pub struct Failure {
 }
 
 /// Plays the game of `seed` again with fresh agents of `agent_specs` and, if it fails, says where
-/// (only a game that failed needs this: it copies the position at every step).
+/// (only a game that failed needs this). It is played twice: once to count the steps before the failure,
+/// then again to keep the position before that step alone. (A copy of the position at every step would
+/// share the repetition history with the game, and every step would then copy it whole: a game that
+/// fails after millions of steps would take hours to trace.)
 pub fn trace_failure(
     game: &Game,
     agent_specs: &[String],
     seed: u64,
     detail: Detail,
 ) -> Option<Failure> {
-    let mut agents = fresh_agents(agent_specs).ok()?;
     let mut watch = Failure {
         steps: 0,
         before: game.initial_state(),
         step: None,
     };
+    let mut legal = Successors::new();
+    let mut agents = fresh_agents(agent_specs).ok()?;
+    play_watched(
+        game,
+        &mut agents,
+        seed,
+        detail,
+        Some((&mut watch, None)),
+        &mut legal,
+    )
+    .err()?;
+    let failed_at = watch.steps;
+    let mut agents = fresh_agents(agent_specs).ok()?;
     match play_watched(
         game,
         &mut agents,
         seed,
         detail,
-        Some(&mut watch),
-        &mut Successors::new(),
+        Some((&mut watch, Some(failed_at))),
+        &mut legal,
     ) {
         Ok(_) => None,
         Err(_) => Some(watch),
@@ -167,7 +186,7 @@ fn play_watched(
     agents: &mut [Box<dyn Agent>],
     seed: u64,
     detail: Detail,
-    mut watch: Option<&mut Failure>,
+    mut watch: Watch<'_>,
     legal: &mut Successors,
 ) -> Result<(GameRecord, State), EngineError> {
     let keep_moves = detail.keep_moves;
@@ -176,9 +195,11 @@ fn play_watched(
     let mut st = game.initial_state_in(legal);
     let mut moves = Vec::new();
     while st.result.is_none() {
-        if let Some(w) = watch.as_deref_mut() {
+        if let Some((w, keep)) = watch.as_mut() {
             w.steps = steps;
-            w.before.clone_from(&st);
+            if *keep == Some(steps) {
+                w.before.clone_from(&st);
+            }
             w.step = None;
         }
         if let Some(rows) = game.throw_due(&st) {
@@ -186,7 +207,7 @@ fn play_watched(
             if keep_moves {
                 moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
             }
-            if let Some(w) = watch.as_deref_mut() {
+            if let Some((w, _)) = watch.as_mut() {
                 w.step = Some(format!("{THROW_PREFIX}{}", rows[row].name));
             }
             game.throw_in_place(&mut st, row as u8);
@@ -201,7 +222,7 @@ fn play_watched(
         if keep_moves && let Some(chosen) = legal.mv(k) {
             moves.push(game.notation(&chosen));
         }
-        if let Some(w) = watch.as_deref_mut() {
+        if let Some((w, _)) = watch.as_mut() {
             w.step = legal.mv(k).map(|chosen| game.notation(&chosen));
         }
         game.advance_found_in_place(&mut st, legal, k)?;
@@ -443,7 +464,8 @@ pub fn simulate_each(
     // The lists of moves of the games being played, kept for the next games (their room): a game takes
     // one and gives it back, so a run allocates about one per thread.
     let lists = std::sync::Mutex::new(Vec::<Successors>::new());
-    let play_one = |i: u64| -> Option<Result<GameRecord, EngineError>> {
+    type Played = Result<GameRecord, (EngineError, Option<Failure>)>;
+    let play_one = |i: u64| -> Option<Played> {
         if i > first_failed.load(Ordering::Relaxed) {
             return None;
         }
@@ -453,12 +475,20 @@ pub fn simulate_each(
             .ok()
             .and_then(|mut l| l.pop())
             .unwrap_or_default();
+        // The position before the last step the length limit allows is kept as the game goes (one copy,
+        // in a game that gets there), so that a game stopped by the limit is not played again to trace.
+        let mut watch = Failure {
+            steps: 0,
+            before: game.initial_state(),
+            step: None,
+        };
+        let at_limit = Some(game.max_steps_per_game as usize);
         let played = play_watched(
             game,
             &mut agents,
             Dice::game_seed(seed, i),
             detail,
-            None,
+            Some((&mut watch, at_limit)),
             &mut legal,
         );
         if let Ok(mut kept) = lists.lock() {
@@ -472,7 +502,8 @@ pub fn simulate_each(
             }
             Err(error) => {
                 first_failed.fetch_min(i, Ordering::Relaxed);
-                Err(error)
+                let stopped = error == endless(game) && Some(watch.steps) == at_limit;
+                Err((error, stopped.then_some(watch)))
             }
         })
     };
@@ -488,9 +519,10 @@ pub fn simulate_each(
         for (i, game_played) in (start..end).zip(played) {
             match game_played {
                 Some(Ok(record)) => each(record).map_err(RunError::Output)?,
-                Some(Err(error)) => {
-                    let failure =
-                        trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail);
+                Some(Err((error, kept))) => {
+                    let failure = kept.or_else(|| {
+                        trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail)
+                    });
                     return Err(RunError::Game {
                         game: i,
                         error,

@@ -913,6 +913,20 @@ impl Cx<'_> {
                 );
                 None
             }
+            // A whole number that YAML read as a fractional one: too large for an integer
+            // (`99999999999999999999`), or written with a leading 0 or an exponent (`09`, `1e3`).
+            Value::Float(f) if f.is_finite() && f.fract() == 0.0 => {
+                let message = if f < lo as f64 || f > hi as f64 {
+                    format!("`{what}` must be between {lo} and {hi}, found {f:e}")
+                } else {
+                    format!(
+                        "`{what}` should be a whole number written in plain digits, found one that \
+                         YAML reads as a fractional number (a leading 0, or an exponent)"
+                    )
+                };
+                self.err(node.loc, message);
+                None
+            }
             _ => {
                 self.err(
                     node.loc,
