@@ -523,6 +523,30 @@ impl State {
             }
         }
     }
+    /// The position drawn as `keliya render` draws it: `"svg"` (with the ruleset's title), `"text"`
+    /// (within 80 columns; `unicode=False` for ASCII only) or `"dot"` (Graphviz).
+    #[pyo3(signature = (format = "svg", unicode = true))]
+    fn render(&self, format: &str, unicode: bool) -> PyResult<String> {
+        let p = self.lock();
+        let game = self.game();
+        match format {
+            "svg" => {
+                let info = &self.ruleset.compiled.info;
+                let figures = keliya_render::status::figures(game, &info.display, &p.st);
+                Ok(keliya_render::picture::svg(
+                    game,
+                    &p.st,
+                    &info.title,
+                    &figures.per_player,
+                ))
+            }
+            "text" => Ok(keliya_render::render::text_in(game, &p.st, unicode)),
+            "dot" => Ok(keliya_render::render::dot(game, &p.st)),
+            other => Err(PyValueError::new_err(format!(
+                "a picture is \"svg\", \"text\" or \"dot\", not {other:?}"
+            ))),
+        }
+    }
     /// The position as the state file's JSON (docs/cli.md), which `Ruleset.state_from_json` and
     /// `keliya moves --state` read.
     fn to_json(&self) -> String {

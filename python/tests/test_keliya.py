@@ -157,3 +157,16 @@ def test_diff_gives_the_clis_json():
         keliya_cli("diff", "hat-diviyan-keliya", "hat-diviyan-keliya/large", "--simulate", "40", "--seed", "2", "--json")
     )
     assert ours == cli
+
+
+def test_a_position_is_drawn_as_the_cli_draws_it():
+    s = keliya.load("raja-pasu").initial_state()
+    svg = s.render()
+    assert svg.startswith("<svg") and "Raja Pasu" in svg
+    assert svg == keliya_cli("render", "raja-pasu", "--format", "svg")
+    text = s.render("text", unicode=False)
+    assert text == keliya_cli("render", "raja-pasu", "--ascii")
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert s.render("dot").startswith("graph") or s.render("dot").startswith("digraph")
+    with pytest.raises(ValueError):
+        s.render("png")

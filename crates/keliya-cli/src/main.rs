@@ -48,16 +48,15 @@ mod diagnostics;
 mod diff;
 mod failure;
 mod merge;
-mod picture;
 mod play;
 mod progress;
-mod render;
 mod replay;
 mod show;
 mod simulate;
-mod status;
-mod text_board;
 mod validate;
+
+// The pictures live in keliya-render; their names stay the CLI's own paths (`crate::text_board`).
+pub(crate) use keliya_render::{picture, render, status, text_board};
 
 use std::io::Write;
 use std::path::PathBuf;
