@@ -27,18 +27,9 @@ pyo3::create_exception!(
      `str(e)` is every problem as `path:line:col: error: message`; `e.diagnostics` lists them one by one."
 );
 
-/// Where names are looked up: `./rulesets` when it exists (a folder's copy wins, as on the command
-/// line), then the rulesets that ship with keliya.
+/// Where names are looked up: as on the command line (`keliya_bundled::catalog`).
 fn catalog(extra: Vec<PathBuf>) -> Catalog {
-    let mut dirs = extra;
-    let local = PathBuf::from("rulesets");
-    if local.is_dir() {
-        dirs.push(local);
-    }
-    Catalog {
-        dirs,
-        embedded: keliya_bundled::rulesets(),
-    }
+    keliya_bundled::catalog(extra)
 }
 
 fn error(py: Python<'_>, lines: Vec<String>) -> PyErr {

@@ -287,15 +287,7 @@ pub(crate) fn write_stdout(text: &str) {
 }
 
 fn catalog() -> Catalog {
-    let mut dirs = Vec::new();
-    let local = PathBuf::from("rulesets");
-    if local.is_dir() {
-        dirs.push(local);
-    }
-    Catalog {
-        dirs,
-        embedded: keliya_bundled::rulesets(),
-    }
+    keliya_bundled::catalog(Vec::new())
 }
 
 /// The source locations and texts of the ruleset loaded last, so a rule that fails while it runs (takes a
@@ -490,23 +482,8 @@ fn code_text(c: &Compiled) -> String {
             out.push_str(&format!("  - {s}\n"));
         }
     }
+    show::players_and_teams(&mut out, c);
     if let Some(g) = &c.game {
-        out.push_str("\nPlayers (in turn order):\n");
-        for &p in &g.turn_order {
-            let pd = &g.players[p as usize];
-            out.push_str(&format!("  {} ({})\n", pd.name, pd.display));
-        }
-        if !g.teams.is_empty() {
-            out.push_str("\nTeams (a win of any of its players is the team's):\n");
-            for t in &g.teams {
-                let players: Vec<&str> = t
-                    .players
-                    .iter()
-                    .map(|&p| g.players[p as usize].name.as_str())
-                    .collect();
-                out.push_str(&format!("  {}: {}\n", t.name, players.join(", ")));
-            }
-        }
         out.push_str("\nPieces:\n");
         for p in &g.pieces {
             let owner = p

@@ -246,7 +246,8 @@ fn entries(out: &mut String, heading: &str, items: &[(String, String)]) {
     }
 }
 
-fn players_and_teams(out: &mut String, c: &Compiled) {
+/// The players in turn order and the teams, as `show` and `show --code` list them.
+pub(crate) fn players_and_teams(out: &mut String, c: &Compiled) {
     let Some(g) = &c.game else { return };
     out.push_str("\nPlayers (in turn order):\n");
     for &p in &g.turn_order {
