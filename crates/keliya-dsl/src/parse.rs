@@ -130,6 +130,10 @@ fn convert_error(e: pest::error::Error<Rule>, src: &str) -> DslError {
             }
             let found = match src[start..].chars().next() {
                 None => "the end of the text".to_string(),
+                // A character that shows as nothing, or as a plain space, is named and numbered.
+                Some(c) if c.is_whitespace() || c.is_control() || is_invisible(c) => {
+                    format!("{} (U+{:04X})", invisible_name(c), c as u32)
+                }
                 Some(_) => {
                     let word: String = src[start..]
                         .chars()
@@ -524,4 +528,24 @@ fn primary(p: Pair<'_, Rule>, depth: usize) -> Result<(Expr, usize), DslError> {
     };
     let height = bounded(depth, inner + 1, span)?;
     Ok((Expr { kind, span }, height))
+}
+
+/// Characters that show as nothing (or as something else) in a message.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}'..='\u{200F}' | '\u{2060}' | '\u{FEFF}' | '\u{00AD}'
+    )
+}
+
+fn invisible_name(c: char) -> &'static str {
+    match c {
+        '\u{00A0}' | '\u{202F}' => "a non-breaking space",
+        '\t' => "a tab",
+        '\u{200B}' => "a zero-width space",
+        '\u{FEFF}' => "a byte-order mark",
+        '\u{00AD}' => "a soft hyphen",
+        c if c.is_whitespace() => "a space character",
+        _ => "an invisible character",
+    }
 }

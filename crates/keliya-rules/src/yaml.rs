@@ -174,6 +174,21 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
             Some("a ruleset nests a few levels; flatten the structure".into()),
         );
     }
+    // A value tagged `!!int` (or `!!float`) whose text is not such a number.
+    if let Some(kind) = ["invalid u64", "invalid i64", "invalid f64"]
+        .into_iter()
+        .find(|k| first.starts_with(k))
+    {
+        let what = if kind.ends_with("f64") {
+            "`!!float` needs a number"
+        } else {
+            "`!!int` needs a whole number"
+        };
+        return (
+            format!("YAML: {what}"),
+            Some("remove the tag, or write the number".into()),
+        );
+    }
     if first.starts_with("multiple YAML documents") {
         return (
             "YAML: a second document (after `---`); a ruleset is one document".into(),
