@@ -95,6 +95,9 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
     budget.max_total_scalar_bytes = 4 * MAX_FILE_BYTES;
     let mut options = serde_saphyr::Options::default();
     options.budget = Some(budget);
+    // A tag of an application's own (`!foo`) means nothing to keliya: refused, rather than silently
+    // dropped.
+    options.reject_unsupported_tags = true;
     let raw: Result<Spanned<Raw>, _> = serde_saphyr::from_str_with_options(text, options);
     match raw {
         Ok(r) => Ok(convert(r, file, text)),
@@ -172,6 +175,12 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
         return (
             format!("YAML: nesting deeper than {MAX_DEPTH} levels"),
             Some("a ruleset nests a few levels; flatten the structure".into()),
+        );
+    }
+    if first.starts_with("unsupported tag") {
+        return (
+            format!("YAML: {first}"),
+            Some("keliya reads plain YAML values: remove the tag".into()),
         );
     }
     // A value tagged `!!int` (or `!!float`) whose text is not such a number.
