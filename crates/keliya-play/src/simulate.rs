@@ -110,7 +110,26 @@ pub fn play_game_with(
 
 /// What [`play_watched`] keeps of a game: where it stands, and the position before step `keep` (before
 /// none when `None`: the steps are counted only).
-type Watch<'w> = Option<(&'w mut Failure, Option<usize>)>;
+type Watch<'w> = Option<(&'w mut Kept, Option<usize>)>;
+
+/// What a watched game has kept so far: a [`Failure`] once it fails, with the position taken only at the
+/// step watched for (so watching a game that never gets there costs no position).
+#[derive(Default)]
+struct Kept {
+    steps: usize,
+    before: Option<State>,
+    step: Option<String>,
+}
+
+impl Kept {
+    fn into_failure(self, game: &Game) -> Failure {
+        Failure {
+            steps: self.steps,
+            before: self.before.unwrap_or_else(|| game.initial_state()),
+            step: self.step,
+        }
+    }
+}
 
 /// Where a game that failed stood when it failed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,11 +154,7 @@ pub fn trace_failure(
     seed: u64,
     detail: Detail,
 ) -> Option<Failure> {
-    let mut watch = Failure {
-        steps: 0,
-        before: game.initial_state(),
-        step: None,
-    };
+    let mut watch = Kept::default();
     let mut legal = Successors::new();
     let mut agents = fresh_agents(agent_specs).ok()?;
     play_watched(
@@ -162,7 +177,7 @@ pub fn trace_failure(
         &mut legal,
     ) {
         Ok(_) => None,
-        Err(_) => Some(watch),
+        Err(_) => Some(watch.into_failure(game)),
     }
 }
 
@@ -195,10 +210,16 @@ fn play_watched(
     let mut st = game.initial_state_in(legal);
     let mut moves = Vec::new();
     while st.result.is_none() {
+        // The step kept is written down as text only there: a watched game (every game of a run is, for
+        // the length limit) pays for no notation on the other steps.
+        let keeping = watch.as_ref().is_some_and(|(_, keep)| *keep == Some(steps));
         if let Some((w, keep)) = watch.as_mut() {
             w.steps = steps;
             if *keep == Some(steps) {
-                w.before.clone_from(&st);
+                match &mut w.before {
+                    Some(before) => before.clone_from(&st),
+                    None => w.before = Some(st.clone()),
+                }
             }
             w.step = None;
         }
@@ -207,7 +228,7 @@ fn play_watched(
             if keep_moves {
                 moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
             }
-            if let Some((w, _)) = watch.as_mut() {
+            if let Some((w, _)) = watch.as_mut().filter(|_| keeping) {
                 w.step = Some(format!("{THROW_PREFIX}{}", rows[row].name));
             }
             game.throw_in_place(&mut st, row as u8);
@@ -222,7 +243,7 @@ fn play_watched(
         if keep_moves && let Some(chosen) = legal.mv(k) {
             moves.push(game.notation(&chosen));
         }
-        if let Some((w, _)) = watch.as_mut() {
+        if let Some((w, _)) = watch.as_mut().filter(|_| keeping) {
             w.step = legal.mv(k).map(|chosen| game.notation(&chosen));
         }
         game.advance_found_in_place(&mut st, legal, k)?;
@@ -477,11 +498,7 @@ pub fn simulate_each(
             .unwrap_or_default();
         // The position before the last step the length limit allows is kept as the game goes (one copy,
         // in a game that gets there), so that a game stopped by the limit is not played again to trace.
-        let mut watch = Failure {
-            steps: 0,
-            before: game.initial_state(),
-            step: None,
-        };
+        let mut watch = Kept::default();
         let at_limit = Some(game.max_steps_per_game as usize);
         let played = play_watched(
             game,
@@ -503,7 +520,7 @@ pub fn simulate_each(
             Err(error) => {
                 first_failed.fetch_min(i, Ordering::Relaxed);
                 let stopped = error == endless(game) && Some(watch.steps) == at_limit;
-                Err((error, stopped.then_some(watch)))
+                Err((error, stopped.then(|| watch.into_failure(game))))
             }
         })
     };
