@@ -59,6 +59,16 @@ impl Loadedness {
         self.compiled.game()
     }
 
+    /// The game, for a simulation: a library of shared rules has none.
+    fn simulated(&self) -> PyResult<&Game> {
+        self.compiled.game.as_ref().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "`{}` is a library of shared rules, not a game: it cannot be simulated",
+                self.what
+            ))
+        })
+    }
+
     /// A rule that failed in play, at its line when it has one.
     fn engine_error(&self, py: Python<'_>, e: &EngineError) -> PyErr {
         let located = self
@@ -93,8 +103,6 @@ fn load_checked(py: Python<'_>, what: &str, dirs: Vec<PathBuf>) -> PyResult<Load
 #[pyclass(frozen, module = "keliya")]
 struct Ruleset {
     inner: Arc<Loadedness>,
-    /// What the caller named (a bundled name or a path), for records and for loading it again elsewhere.
-    what: String,
 }
 
 impl Ruleset {
@@ -105,7 +113,7 @@ impl Ruleset {
                 py,
                 vec![format!(
                     "`{}` is a library of shared rules, not a game; games extend it",
-                    self.what
+                    self.inner.what
                 )],
             )),
         }
@@ -122,7 +130,7 @@ impl Ruleset {
     /// What it was loaded as: the name or path given to `load`.
     #[getter]
     fn loaded_as(&self) -> &str {
-        &self.what
+        &self.inner.what
     }
     #[getter]
     fn title(&self) -> &str {
@@ -587,7 +595,6 @@ fn load(py: Python<'_>, what: &str, paths: Vec<PathBuf>) -> PyResult<Ruleset> {
     let inner = load_checked(py, what, paths)?;
     Ok(Ruleset {
         inner: Arc::new(inner),
-        what: what.to_string(),
     })
 }
 
@@ -610,11 +617,7 @@ fn _restore_state(py: Python<'_>, what: &str, json_text: &str) -> PyResult<State
             l
         }
     };
-    let ruleset = Ruleset {
-        inner,
-        what: what.to_string(),
-    };
-    ruleset.state_from_json(py, json_text)
+    Ruleset { inner }.state_from_json(py, json_text)
 }
 
 /// The names of the rulesets found (`./rulesets`, then the bundled ones), libraries included.
@@ -627,15 +630,25 @@ fn rulesets() -> Vec<String> {
         .collect()
 }
 
-fn resolve(py: Python<'_>, ruleset: &Bound<'_, PyAny>) -> PyResult<(Arc<Loadedness>, String)> {
+fn resolve(py: Python<'_>, ruleset: &Bound<'_, PyAny>) -> PyResult<Arc<Loadedness>> {
     if let Ok(r) = ruleset.cast::<Ruleset>() {
-        let r = r.get();
-        return Ok((r.inner.clone(), r.what.clone()));
+        return Ok(r.get().inner.clone());
     }
     let what: String = ruleset
         .extract()
         .map_err(|_| PyValueError::new_err("a ruleset is a keliya.Ruleset, a name or a path"))?;
-    Ok((Arc::new(load_checked(py, &what, Vec::new())?), what))
+    Ok(Arc::new(load_checked(py, &what, Vec::new())?))
+}
+
+/// A shard given from Python as (k, n), checked as `--shard K/N` is.
+fn shard_of((index, of): (u64, u64), games: u64) -> PyResult<Shard> {
+    let s = Shard::parse(&format!("{index}/{of}")).map_err(PyValueError::new_err)?;
+    if of > games {
+        return Err(PyValueError::new_err(format!(
+            "{of} shards of {games} games: more shards than games"
+        )));
+    }
+    Ok(s)
 }
 
 fn run_error(py: Python<'_>, ruleset: &Loadedness, e: RunError) -> PyErr {
@@ -662,7 +675,7 @@ fn simulate_json(
     threads: usize,
     shard: Option<(u64, u64)>,
 ) -> PyResult<String> {
-    let (loaded, _) = resolve(py, ruleset)?;
+    let loaded = resolve(py, ruleset)?;
     if games == 0 {
         return Err(PyValueError::new_err(
             "a simulation needs at least one game",
@@ -671,24 +684,11 @@ fn simulate_json(
     if threads == 0 || threads > 256 {
         return Err(PyValueError::new_err("threads takes 1 to 256"));
     }
-    let shard = match shard {
-        None => None,
-        Some((index, of)) => {
-            let s = Shard::parse(&format!("{index}/{of}")).map_err(PyValueError::new_err)?;
-            if of > games {
-                return Err(PyValueError::new_err(format!(
-                    "{of} shards of {games} games: more shards than games"
-                )));
-            }
-            Some(s)
-        }
-    };
+    let shard = shard.map(|s| shard_of(s, games)).transpose()?;
     let range = shard.map_or(0..games, |s| shard_range(games, s));
     let played = range.end - range.start;
     let specs = split_agents(agents);
-    let game = loaded.compiled.game.as_ref().ok_or_else(|| {
-        PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
-    })?;
+    let game = loaded.simulated()?;
     let start = std::time::Instant::now();
     let sides = game.sides();
     // Each game is counted as it comes: memory does not grow with the number of games.
@@ -752,17 +752,13 @@ fn diff_json(
     agents: &str,
     threads: usize,
 ) -> PyResult<String> {
-    let (la, _) = resolve(py, a)?;
-    let (lb, _) = resolve(py, b)?;
+    let la = resolve(py, a)?;
+    let lb = resolve(py, b)?;
     let sa = keliya_diff::Side::new(&la.sources, &la.compiled);
     let sb = keliya_diff::Side::new(&lb.sources, &lb.compiled);
     let mut v = py.detach(|| keliya_diff::structural(sa, sb).to_json());
     if simulate > 0 {
-        let library = || {
-            PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
-        };
-        let ga = la.compiled.game.as_ref().ok_or_else(library)?;
-        let gb = lb.compiled.game.as_ref().ok_or_else(library)?;
+        let (ga, gb) = (la.simulated()?, lb.simulated()?);
         let options = keliya_diff::SimOptions {
             games: simulate,
             seed,
@@ -815,15 +811,13 @@ fn diff_shard_json(
     agents: &str,
     shard: (u64, u64),
 ) -> PyResult<String> {
-    let s = Shard::parse(&format!("{}/{}", shard.0, shard.1)).map_err(PyValueError::new_err)?;
+    let s = shard_of(shard, games)?;
     let range = shard_range(games, s);
     let specs = split_agents(agents);
     let mut out = json!({"index": s.index, "of": s.of, "games": games, "seed": seed});
     for (key, side) in [("a", a), ("b", b)] {
-        let (loaded, _) = resolve(py, side)?;
-        let game = loaded.compiled.game.as_ref().ok_or_else(|| {
-            PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
-        })?;
+        let loaded = resolve(py, side)?;
+        let game = loaded.simulated()?;
         let mut summaries = Vec::new();
         let mut seats: Option<Vec<String>> = None;
         py.detach(|| {
@@ -884,8 +878,8 @@ fn diff_merge_json(
             return Err(bad(format!("shard {} is of another run", i + 1)));
         }
     }
-    let (la, _) = resolve(py, a)?;
-    let (lb, _) = resolve(py, b)?;
+    let la = resolve(py, a)?;
+    let lb = resolve(py, b)?;
     let options = keliya_diff::SimOptions {
         games,
         seed,
@@ -894,9 +888,7 @@ fn diff_merge_json(
     };
     let mut runs = Vec::new();
     for (key, loaded) in [("a", &la), ("b", &lb)] {
-        let game = loaded.compiled.game.as_ref().ok_or_else(|| {
-            PyValueError::new_err("a library of shared rules is not a game: it cannot be simulated")
-        })?;
+        let game = loaded.simulated()?;
         let mut summaries = Vec::new();
         for v in &shards {
             if v[key]["hash"].as_str() != Some(loaded.compiled.hash.as_str()) {

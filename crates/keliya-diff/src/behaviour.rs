@@ -4,7 +4,7 @@
 use keliya_engine::Game;
 use keliya_play::simulate::{simulate_records, wilson};
 use keliya_play::{GameSummary, RunError, SimulationStats};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::stats::{self, ALPHA};
 
@@ -358,44 +358,15 @@ impl Simulation {
 }
 
 fn run_json(r: &Run) -> Value {
-    let s = &r.stats;
-    let wins: Map<String, Value> = r
-        .sides
-        .iter()
-        .zip(&s.wins)
-        .map(|(p, w)| (p.clone(), json!(w)))
-        .collect();
-    let rates: Map<String, Value> = r
-        .sides
-        .iter()
-        .zip(&s.wins)
-        .map(|(p, &w)| {
-            let (lo, hi) = wilson(w, s.games);
-            (
-                p.clone(),
-                json!({"rate": w as f64 / s.games.max(1) as f64, "ci95": [lo, hi]}),
-            )
-        })
-        .collect();
-    json!({
-        "ruleset": r.ruleset,
-        "games": s.games,
-        "first_player": r.first,
-        "wins": wins,
-        "win_rates": rates,
-        "draws": s.draws,
-        "capped": s.capped,
-        "mean_plies": s.mean_plies(),
-        "plies": {
-            "min": s.plies_quantile(0.0),
-            "p25": s.plies_quantile(0.25),
-            "median": s.plies_quantile(0.5),
-            "p75": s.plies_quantile(0.75),
-            "max": s.plies_quantile(1.0),
-        },
-        "mean_captures": s.mean_captures(),
-        "endings": s.endings.iter().map(|(n, k)| (n.clone(), json!(k))).collect::<Map<_, _>>(),
-    })
+    // A run's statistics as `simulate --json` gives them, named by ruleset and first player; the seed
+    // is the simulation's, given once above.
+    let mut v = keliya_play::report::stats_json(&r.stats, &r.sides);
+    if let Some(fields) = v.as_object_mut() {
+        fields.remove("seed");
+    }
+    v["ruleset"] = json!(r.ruleset);
+    v["first_player"] = json!(r.first);
+    v
 }
 
 fn comparison_json(c: &Comparison) -> Value {
