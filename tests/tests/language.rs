@@ -873,10 +873,9 @@ fn compiled_expressions_find_the_moves_the_tree_walker_finds() {
         for r in &mut walked.rules {
             r.when.iter_mut().for_each(plain);
             plain_block(&mut r.body);
-            for own in &mut r.by_mover {
-                plain_block(&mut own.body);
-            }
         }
+        // The programs are built anew from the plain bodies (one for every player).
+        walked.forget_programs();
         for end in &mut walked.ends {
             plain(&mut end.when);
             end.winner.iter_mut().for_each(plain);
@@ -903,7 +902,8 @@ fn a_prepared_game_plays_as_its_rules_are_written() {
     ] {
         let prepared = keliya_tests::compile(name);
         let written = keliya_tests::compile_as_written(name);
-        assert!(written.game().rules.iter().all(|r| r.by_mover.is_empty()));
+        let game = written.game();
+        assert!((0..game.rules.len()).all(|r| game.bodies_by_mover(r).is_empty()));
         let compared = play_both(prepared.game(), written.game(), 6, 200);
         assert!(compared > 100, "{name}: {compared} positions compared");
     }
@@ -1006,8 +1006,9 @@ fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
     use keliya_engine::{Expr, Stmt};
     let c = keliya_tests::compile("pancha-keliya/parker-1909");
     let game = c.game();
-    let mv = game.rules.iter().find(|r| r.name == "move").unwrap();
-    assert_eq!(mv.by_mover.len(), game.players.len());
+    let index = game.rules.iter().position(|r| r.name == "move").unwrap();
+    let mv = &game.rules[index];
+    assert_eq!(game.bodies_by_mover(index).len(), game.players.len());
     let written = keliya_tests::compile_as_written("pancha-keliya/parker-1909");
     let declared = written
         .game()
@@ -1018,22 +1019,22 @@ fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
         .locals;
     // `let pc = a_pawn ... if tagged(hand(mover), team_b) { pc = b_pawn ... }`: for each side the
     // test is decided, every read of `pc` is the side's piece, and the `let`s nothing reads are gone.
-    for (p, own) in mv.by_mover.iter().enumerate() {
+    for (p, (body, locals)) in game.bodies_by_mover(index).iter().enumerate() {
         assert!(
-            size(&own.body) < size(&mv.body),
+            size(body) < size(&mv.body),
             "player {p}: {} statements, {} for any player",
-            size(&own.body),
+            size(body),
             size(&mv.body)
         );
-        let Some(Stmt::Choose { domain, .. }) = own.body.first() else {
+        let Some(Stmt::Choose { domain, .. }) = body.first() else {
             panic!(
                 "player {p}: the body starts with its choice: {:?}",
-                own.body.first()
+                body.first()
             );
         };
         // The locals left are numbered afresh, so a run keeps them inline (8 at most), where the
         // rule as written declares more.
-        assert!(own.locals <= 8, "player {p}: {} locals", own.locals);
+        assert!(*locals <= 8, "player {p}: {locals} locals");
         assert!(declared > 8, "{declared} locals declared");
         let pawn = game
             .pieces
@@ -1047,7 +1048,8 @@ fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
     }
     // A rule of one player is folded for that player alone.
     let c = keliya_tests::compile("hat-diviyan-keliya");
-    assert!(c.game().rules.iter().all(|r| r.by_mover.is_empty()));
+    let game = c.game();
+    assert!((0..game.rules.len()).all(|r| game.bodies_by_mover(r).is_empty()));
 }
 
 const PAUSED: &str = r#"
@@ -1769,7 +1771,7 @@ fn a_rule_without_choices_runs_when_its_move_is_played() {
     let s = Scenario::new(&ruleset("whole", WHOLE));
     let game = s.game();
     assert!(
-        game.rules.iter().all(|r| r.whole.is_some()),
+        (0..game.rules.len()).all(|r| game.paused_whole(r)),
         "compiled whole"
     );
     let mut st = s.state.clone();

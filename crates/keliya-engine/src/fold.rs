@@ -10,24 +10,22 @@
 use crate::compile::Compiled;
 use crate::eval::binary;
 use crate::ir::*;
+use crate::program::{Program, Programs, RulePrograms, forks_or_ranks};
 use crate::run::ListPlan;
-use crate::tail::{tails, whole_tail};
-use crate::{Game, MoverBody, PieceId, PlayerId, RuleDef, Tail};
+use crate::{Game, PieceId, PlayerId, RuleDef};
 
 impl Game {
     /// Prepares the game as the module says. Called once, when a ruleset is compiled; playing the
     /// prepared game gives the same results, faster (tests compare the two move by move).
     pub fn fold_constants(&mut self) {
         let mut rules = std::mem::take(&mut self.rules);
-        self.tails = vec![None; self.choice_names.len()];
+        let mut programs = Vec::with_capacity(rules.len());
         for rule in &mut rules {
             let RuleDef {
                 player,
                 when,
                 body,
                 locals,
-                by_mover,
-                whole,
                 ..
             } = rule;
             if let Some(w) = when {
@@ -36,32 +34,23 @@ impl Game {
             let mut general = body.clone();
             let declared = *locals;
             (*body, *locals) = self.folded(&general, *player, declared);
-            // Choice-point ids are unique in a ruleset: each rule fills in its own.
-            for (id, tail) in tails(self, body, self.choice_names.len())
-                .into_iter()
-                .enumerate()
-            {
-                if tail.is_some() {
-                    self.tails[id] = tail;
-                }
-            }
-            *whole = self.whole_body(body);
-            *by_mover = Vec::new();
+            let mut mover_bodies = Vec::new();
             if player.is_none() && reads_mover(&mut general) {
                 for p in 0..self.players.len() {
-                    let (body, locals) = self.folded(&general, Some(p as PlayerId), declared);
-                    let tails = tails(self, &body, self.choice_names.len());
-                    let whole = self.whole_body(&body);
-                    by_mover.push(MoverBody {
-                        body,
-                        tails,
-                        whole,
-                        locals,
-                    });
+                    mover_bodies.push(self.folded(&general, Some(p as PlayerId), declared));
                 }
             }
+            programs.push(RulePrograms {
+                general: Program::build(self, body, *locals, true),
+                by_mover: mover_bodies
+                    .iter()
+                    .map(|(body, locals)| Program::build(self, body, *locals, true))
+                    .collect(),
+                mover_bodies,
+            });
         }
         self.rules = rules;
+        self.programs = Programs::of(programs);
         self.prefers = self.ranks_moves();
         let mut ends = std::mem::take(&mut self.ends);
         for end in &mut ends {
@@ -79,16 +68,9 @@ impl Game {
         self.invariants = invariants;
     }
 
-    /// A body compiled whole, when it has no choice point and no `prefer(n)` (see [`RuleDef::whole`]).
-    fn whole_body(&self, body: &[Stmt]) -> Option<Tail> {
-        (!forks_or_ranks(body)).then(|| whole_tail(self, body))
-    }
-
     /// Whether some rule ranks its moves with `prefer(n)` (see [`Game::prefers`]).
     pub fn ranks_moves(&self) -> bool {
-        self.rules
-            .iter()
-            .any(|r| uses_prefer(&r.body) || r.by_mover.iter().any(|own| uses_prefer(&own.body)))
+        self.rules.iter().any(|r| uses_prefer(&r.body))
     }
 
     /// A rule's body folded for `mover` (`None`: any player), its locals renumbered, its expressions
@@ -105,36 +87,6 @@ impl Game {
         each_stmt(&mut body, &mut plan_listing);
         (body, locals)
     }
-
-    /// The body `rule` runs when `mover` is to move, with its compiled forms.
-    #[inline]
-    pub(crate) fn body_for<'r>(&'r self, rule: &'r RuleDef, mover: PlayerId) -> BodyFor<'r> {
-        match rule.by_mover.get(mover as usize) {
-            Some(own) => BodyFor {
-                body: &own.body,
-                tails: &own.tails,
-                whole: own.whole.as_ref(),
-                locals: own.locals,
-            },
-            None => BodyFor {
-                body: &rule.body,
-                tails: &self.tails,
-                whole: rule.whole.as_ref(),
-                locals: rule.locals,
-            },
-        }
-    }
-}
-
-/// A rule's body as one mover runs it ([`Game::body_for`]).
-pub(crate) struct BodyFor<'r> {
-    pub(crate) body: &'r [Stmt],
-    /// The compiled rests of its last choice points, by choice-point id.
-    pub(crate) tails: &'r [Option<Tail>],
-    /// The whole body compiled, when it has no choice point (see [`RuleDef::whole`]).
-    pub(crate) whole: Option<&'r Tail>,
-    /// How many locals it uses.
-    pub(crate) locals: usize,
 }
 
 /// Folds one body: the game, the mover when known, and the locals whose values are known at the
@@ -619,19 +571,6 @@ fn domain_records_nothing(domain: &Domain) -> bool {
         | Domain::Just(e) => records_nothing(e),
         Domain::Range(a, b) => records_nothing(a) && records_nothing(b),
     }
-}
-
-/// Whether a block has a choice point or a `prefer(n)` anywhere: something that decides which moves exist.
-fn forks_or_ranks(stmts: &[Stmt]) -> bool {
-    stmts.iter().any(|s| match s {
-        Stmt::Choose { .. } => true,
-        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
-        Stmt::For { body, .. } | Stmt::While { body, .. } => forks_or_ranks(body),
-        Stmt::If {
-            then, otherwise, ..
-        } => forks_or_ranks(then) || forks_or_ranks(otherwise),
-        Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
-    })
 }
 
 /// Whether a block has a `prefer(n)` effect anywhere.

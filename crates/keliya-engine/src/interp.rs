@@ -1,7 +1,7 @@
 //! Running rules: legal moves by exploring choice points, applying a move, and what follows a move
 //! (next player, end conditions, caps).
 
-use crate::explore::{Decided, Explorer, Mode};
+use crate::exec::{Decided, Executor, Mode};
 use crate::ir::*;
 use crate::run::{Changes, Run, Scratch, Undo, replay};
 use crate::state::{CapKind, FoundMoves, Outcome, Reason, State};
@@ -708,10 +708,10 @@ impl Game {
     /// the rule leaves and what it decided, before the turn's bookkeeping.
     fn run_along(&self, st: &State, mv: &Move) -> Result<(State, Decided), EngineError> {
         let mut found = Successors::new();
-        let mut explorer = Explorer::new(self, Mode::Replay, false, &mut found);
+        let mut replay = Executor::new(self, Mode::Replay, false, &mut found);
         let mut scratch = Scratch::new(st);
-        explorer.rule(&mut scratch, mv.rule, &mv.choices)?;
-        match explorer.found.last_decided() {
+        replay.rule(&mut scratch, mv.rule, &mv.choices)?;
+        match replay.last_decided() {
             Some(decided) => Ok((scratch.into_state(), decided)),
             None => Err(EngineError {
                 rule: self.rule_name(mv.rule).to_string(),
@@ -730,7 +730,7 @@ impl Game {
         found: &mut Successors,
     ) -> Result<(), EngineError> {
         // The moves `stuck` kept were found as successors, so only a search that keeps changes takes
-        // them (`legal_moves` runs every rule to its end, see `Explorer::can_pause`); the list given
+        // them (`legal_moves` runs every rule to its end, see `Executor::can_pause`); the list given
         // goes into the position's box for the next `stuck` search to fill.
         if !(keep_changes && st.found.take_into(self, st, found)) {
             self.search(st, false, keep_changes, usize::MAX, found)?;
@@ -787,14 +787,14 @@ impl Game {
             }
             return Ok(());
         }
-        let mut explorer = Explorer::new(self, Mode::Search, keep_changes, found);
-        explorer.set_limit(limit);
+        let mut search = Executor::new(self, Mode::Search, keep_changes, found);
+        search.set_limit(limit);
         let mut scratch = Scratch::new(st);
         // One run evaluates every rule's condition (conditions read no locals), named after the rule
         // whose condition it evaluates, its record of configurations cleared for each.
         let mut condition = Run::condition(self, 0);
         for (i, rule) in self.rules.iter().enumerate() {
-            if explorer.full() {
+            if search.full() {
                 break;
             }
             if rule.fallback != fallback || rule.player.is_some_and(|p| p != st.to_move) {
@@ -807,9 +807,9 @@ impl Game {
                     continue;
                 }
             }
-            explorer.rule(&mut scratch, i as u16, &[])?;
+            search.rule(&mut scratch, i as u16, &[])?;
         }
-        explorer.within_bound()?;
+        search.within_bound()?;
         Ok(())
     }
 

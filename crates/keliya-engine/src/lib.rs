@@ -12,18 +12,18 @@ pub mod builtins;
 mod compile;
 mod counts;
 mod eval;
-mod explore;
+mod exec;
 mod fold;
 mod interp;
 pub mod ir;
+mod program;
 mod run;
 mod state;
-mod tail;
 
 pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor, Successors};
 pub use ir::*;
+pub use program::Programs;
 pub use state::{CapKind, Held, History, Outcome, Reason, State};
-pub use tail::Tail;
 
 use keliya_board::{Board, SiteId};
 
@@ -79,12 +79,6 @@ pub struct RuleDef {
     pub locals: usize,
     /// Used only when no ordinary rule gives the player a move (instead of a pass): ends of rounds, say.
     pub fallback: bool,
-    /// For a rule any player may use whose body reads `mover`: the body folded for each player, by
-    /// player id (set by [`Game::fold_constants`]; empty: `body` serves every player).
-    pub by_mover: Vec<MoverBody>,
-    /// For a rule with no choice point and no `prefer(n)`: its whole body compiled, so that a search
-    /// records its one move without running it, to run when played (set by [`Game::fold_constants`]).
-    pub whole: Option<Tail>,
 }
 
 /// One piece of a rule's notation template, split by the loader so the engine only fills it in.
@@ -96,17 +90,6 @@ pub enum NotationPart {
     Last(String),
     /// `{name*sep}`: every value chosen for `name` in the move, in order, joined by `sep`.
     Every { name: String, sep: String },
-}
-
-/// A rule's body folded for one mover, the compiled rest of the rule after each of its last choice
-/// points (as [`Game::tails`]), and how many locals it uses (as [`RuleDef::locals`]).
-#[derive(Clone, Debug)]
-pub struct MoverBody {
-    pub body: Vec<Stmt>,
-    pub tails: Vec<Option<Tail>>,
-    /// As [`RuleDef::whole`].
-    pub whole: Option<Tail>,
-    pub locals: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -196,10 +179,10 @@ pub struct Game {
     /// Some rule ranks its moves with `prefer(n)`, so a search keeps only the best ranked and `apply`
     /// must check a move against the others ([`Game::ranks_moves`]; a game built by hand must set it).
     pub prefers: bool,
-    /// For each choice point a search may pause at (a last one, see [`Stmt::Choose`]), by choice-point
-    /// id: the rest of its rule, compiled to run when a move paused there is played. Set by
-    /// [`Game::fold_constants`]; for the rules with no body per mover.
-    pub tails: Vec<Option<Tail>>,
+    /// The rules as the executor runs them (program.rs): built by [`Game::fold_constants`], or from
+    /// the rules as they are the first time they are needed (`Programs::default()` in a game built
+    /// by hand).
+    pub programs: Programs,
 }
 
 impl Game {

@@ -5,7 +5,7 @@
 use keliya_board::{Reach, SiteId};
 
 use crate::compile::Scope;
-use crate::explore::Decided;
+use crate::exec::Decided;
 use crate::interp::EngineError;
 use crate::ir::*;
 use crate::state::{Outcome, Reason, State};
@@ -196,9 +196,19 @@ pub(crate) struct Run<'a> {
     /// Evaluating the end conditions of the position about to be played (`stuck` keeps the moves it
     /// finds with the position).
     pub(crate) settling: bool,
+    /// The `for` loops the run is in, innermost last.
+    pub(crate) frames: SmallVec<[Frame; 2]>,
     /// What few runs need (`seen_before`'s record, an expression's memo cells), made when first
     /// needed ([`Run::scope`]).
     scope: std::cell::OnceCell<Box<Scope>>,
+}
+
+/// A `for` loop a run is in: its options (a range of the executor's option list) and the next one.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    pub(crate) next: u32,
 }
 
 /// Copied by hand: a derived clone copies the inline locals one by one.
@@ -215,6 +225,7 @@ impl Clone for Run<'_> {
             preference: self.preference,
             steps: self.steps,
             settling: self.settling,
+            frames: self.frames.clone(),
             scope: match self.scope.get() {
                 Some(scope) if !scope.seen.borrow().is_empty() => Box::new(scope.copied()).into(),
                 _ => std::cell::OnceCell::new(),
@@ -256,6 +267,7 @@ impl<'a> Run<'a> {
             preference: 0,
             steps,
             settling: false,
+            frames: SmallVec::new(),
             scope: std::cell::OnceCell::new(),
         }
     }
@@ -284,6 +296,7 @@ impl<'a> Run<'a> {
             preference: 0,
             steps: 0,
             settling: false,
+            frames: SmallVec::new(),
             scope: std::cell::OnceCell::new(),
         }
     }
@@ -318,42 +331,6 @@ impl<'a> Run<'a> {
             at,
             message,
         })
-    }
-
-    /// Runs a statement that has no body: an assignment or an effect.
-    pub(crate) fn simple(&mut self, st: &mut Scratch, s: &Stmt) -> Result<(), Box<EngineError>> {
-        match s {
-            Stmt::SetLocal { slot, op, value } => {
-                let slot = *slot as usize;
-                self.locals[slot] = match op {
-                    AssignOp::Set => self.eval(st, value)?,
-                    AssignOp::Add | AssignOp::Sub => self.combined(slot, *op, self.int(st, value)?),
-                };
-                Ok(())
-            }
-            Stmt::SetVar {
-                var,
-                player,
-                op,
-                value,
-                at,
-            } => {
-                let slot = self.var_slot(st, *var, player.as_ref(), *at)?;
-                let n = self.int(st, value)?;
-                st.assign_var(slot, *op, n);
-                Ok(())
-            }
-            Stmt::Effect { effect, args, at } => {
-                let mut vals = [Value::None; 3];
-                for (slot, a) in vals.iter_mut().zip(args) {
-                    *slot = self.eval(st, a)?;
-                }
-                self.effect(st, *effect, vals, *at)
-            }
-            Stmt::Choose { .. } | Stmt::For { .. } | Stmt::If { .. } | Stmt::While { .. } => {
-                unreachable!("statements with bodies are run by the explorer")
-            }
-        }
     }
 
     /// A local's value after `x += n` or `x -= n`.

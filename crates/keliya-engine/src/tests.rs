@@ -87,8 +87,6 @@ fn three_in_a_row() -> Game {
             ]),
             locals: 2,
             fallback: false,
-            by_mover: Vec::new(),
-            whole: None,
         }],
         ends: vec![EndDef {
             name: "arrived".into(),
@@ -112,7 +110,7 @@ fn three_in_a_row() -> Game {
         max_steps_per_game: 10_000_000,
         invariants: vec![],
         prefers: false,
-        tails: Vec::new(),
+        programs: Default::default(),
         tag_names: vec![],
         site_tags: vec![0; 3],
         site_owner: vec![None; 3],

@@ -355,8 +355,6 @@ pub(crate) fn lower(
                 body,
                 notation,
                 locals,
-                by_mover: Vec::new(),
-                whole: None,
             });
         }
     } else if !is_library {
@@ -620,7 +618,7 @@ pub(crate) fn lower(
                     .collect(),
                 invariants,
                 prefers: false,
-                tails: Vec::new(),
+                programs: Default::default(),
                 board,
             };
             game.prefers = game.ranks_moves();

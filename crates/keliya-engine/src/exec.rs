@@ -1,0 +1,567 @@
+//! The executor: runs a rule's [`Program`] for each of the three jobs a rule has.
+//!
+//! - **Search** lists the rule's moves. At a choice node the run is copied once per option (the last
+//!   option takes the run itself) and each copy goes on from the operation after the node; the position
+//!   is one working copy whose changes are taken back between options (`Scratch`, with its undo trail).
+//!   At a `last` choice node, when nothing has been changed or recorded yet, the search pauses: one move
+//!   per option, each keeping the run as it is, finished when played.
+//! - **Replay** plays a given move: at each choice node it follows the move's choice, checked to be an
+//!   option there.
+//! - **Finish** plays a move a search paused: it goes on from the paused choice's body (or from the
+//!   start, for a rule paused before it began) to the end.
+//!
+//! The run (locals, flags, the loops it is in) lives in [`Run`]; expressions, option listings and effects
+//! are the run's (run.rs, eval.rs, compile.rs). The Rust stack grows only with the choice points of the
+//! path being explored, which are bounded (`MAX_CHOICES_PER_MOVE`).
+
+use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
+use crate::ir::*;
+use crate::program::{ChoiceNode, Op, Program};
+use crate::run::{Frame, Listing, Run, Scratch};
+use crate::state::Outcome;
+use crate::{Game, PlayerId};
+use smallvec::SmallVec;
+use std::ops::Range;
+
+/// What a complete run decided besides the position and its choices.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Decided {
+    pub(crate) again: bool,
+    pub(crate) captured: bool,
+    pub(crate) result: Option<Outcome>,
+    pub(crate) next_mover: Option<PlayerId>,
+}
+
+/// Which paths to follow.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Every option of every choice point.
+    Search,
+    /// Only the given choices, in order; a choice point beyond them, or a choice that is not an option, is
+    /// an error (applying a move).
+    Replay,
+    /// The rest of a paused move: no choice point may come.
+    Finish,
+}
+
+type Done = Result<(), Box<EngineError>>;
+
+pub(crate) struct Executor<'g, 's> {
+    game: &'g Game,
+    program: &'g Program,
+    rule: u16,
+    mode: Mode,
+    /// The choices to replay (in [`Mode::Replay`]).
+    given: &'s [Choice],
+    /// The choices of the path being explored.
+    path: SmallVec<[Choice; 4]>,
+    /// The options of every choice point and loop on the path, each a range of this list, innermost last.
+    options: Vec<[Value; 2]>,
+    keep_changes: bool,
+    /// The options of the choice points followed so far (each a path explored further), and the most
+    /// that may be followed, or found as moves, in one search (`Game::max_options_per_position`):
+    /// choices nested in choices multiply, and a careless rule could otherwise take more time or
+    /// memory than there is.
+    followed: usize,
+    most: usize,
+    /// The length of `found` past which this search has found too many moves.
+    found_most: usize,
+    /// The last choice point reached (its place in the rules), where finding too many moves is shown.
+    choice_at: usize,
+    /// The trail's length when the rule began: a path's changes are the trail after it.
+    start: usize,
+    limit: usize,
+    /// The complete paths found, in order (the caller's list, filled in place); none when finishing a
+    /// paused move.
+    found: Option<&'s mut Successors>,
+    /// Where the option list goes back to when finishing a paused move.
+    room: Option<&'s std::cell::Cell<Vec<[Value; 2]>>>,
+}
+
+impl Drop for Executor<'_, '_> {
+    fn drop(&mut self) {
+        // The option list goes back to where it came from, for the next run.
+        let mut options = std::mem::take(&mut self.options);
+        options.clear();
+        match (&mut self.found, self.room) {
+            (Some(found), _) => found.options = options,
+            (None, Some(room)) => room.set(options),
+            (None, None) => {}
+        }
+    }
+}
+
+impl<'g, 's> Executor<'g, 's> {
+    /// An executor that adds the moves it finds (or the one it replays) to `found`.
+    pub(crate) fn new(
+        game: &'g Game,
+        mode: Mode,
+        keep_changes: bool,
+        found: &'s mut Successors,
+    ) -> Self {
+        let most = game.max_options_per_position as usize;
+        let found_most = found.len().saturating_add(most);
+        Executor {
+            game,
+            program: &EMPTY,
+            rule: 0,
+            mode,
+            given: &[],
+            path: SmallVec::new(),
+            options: std::mem::take(&mut found.options),
+            keep_changes,
+            followed: 0,
+            most,
+            found_most,
+            choice_at: 0,
+            start: 0,
+            // One move past the most a search may find, so that finding too many is seen.
+            limit: found_most.saturating_add(1),
+            found: Some(found),
+            room: None,
+        }
+    }
+
+    /// Stop once this many moves are found.
+    pub(crate) fn set_limit(&mut self, limit: usize) {
+        self.limit = self.limit.min(limit);
+    }
+
+    fn found_len(&self) -> usize {
+        self.found.as_ref().map_or(0, |f| f.len())
+    }
+
+    pub(crate) fn full(&self) -> bool {
+        self.found_len() >= self.limit
+    }
+
+    /// The last move found (a replay finds one), what it decided.
+    pub(crate) fn last_decided(&self) -> Option<Decided> {
+        self.found.as_ref()?.last_decided()
+    }
+
+    /// An error if the search found more moves than one position may have (it stopped one past them),
+    /// shown at the choice point last reached.
+    pub(crate) fn within_bound(&self) -> Done {
+        if self.found_len() <= self.found_most {
+            return Ok(());
+        }
+        let run = Run::new(self.game, self.rule);
+        Err(too_many_options(&run, self.choice_at, self.most))
+    }
+
+    /// Follows every path of `rule` (or, in [`Mode::Replay`], the path of `given`) from the base position.
+    /// `st` is the working copy of the base position; it is as it was when this returns, but in
+    /// [`Mode::Replay`], where it is left as the move leaves it.
+    pub(crate) fn rule(&mut self, st: &mut Scratch, rule: u16, given: &'s [Choice]) -> Done {
+        if self.full() {
+            return Ok(());
+        }
+        let Some(program) = self.game.program(rule, st.to_move) else {
+            return Err(Run::new(self.game, rule).error(0, "no such rule".into()));
+        };
+        self.program = program;
+        self.rule = rule;
+        self.given = given;
+        self.path.clear();
+        let mut run = Run::with_locals(self.game, rule, program.locals);
+        let mark = st.mark();
+        self.start = mark;
+        // A rule without choice points has one move, whatever it does: a search records it paused at
+        // the start, and the body runs only when the move is played.
+        if program.whole && self.mode == Mode::Search && self.can_pause(&run, st) {
+            let head = Head::of(self.rule, &self.path, &run);
+            if let Some(found) = &mut self.found {
+                found.push_paused_start(head, (&run.locals, run.steps));
+            }
+            return Ok(());
+        }
+        let options = self.options.len();
+        let done = self.run_from(&mut run, st, 0);
+        self.options.truncate(options);
+        done?;
+        self.take_back(st, mark);
+        Ok(())
+    }
+
+    /// Runs the operations from `pc` on: to the end of the rule, or to a choice node, whose options
+    /// each go on to the end.
+    fn run_from(&mut self, run: &mut Run<'g>, st: &mut Scratch, mut pc: usize) -> Done {
+        let program = self.program;
+        loop {
+            match &program.ops[pc] {
+                Op::Set { slot, value } => run.locals[*slot as usize] = run.eval(st, value)?,
+                Op::Add { slot, op, value } => {
+                    let slot = *slot as usize;
+                    let n = match value {
+                        Expr::Const(v) => v.int(),
+                        value => run.int(st, value)?,
+                    };
+                    run.locals[slot] = run.combined(slot, *op, n);
+                }
+                Op::SetVar {
+                    var,
+                    slot,
+                    player,
+                    op,
+                    value,
+                    at,
+                } => {
+                    let slot = match slot {
+                        Some(slot) => *slot,
+                        None => run.var_slot(st, *var, player.as_ref(), *at)?,
+                    };
+                    let n = run.int(st, value)?;
+                    st.assign_var(slot, *op, n);
+                }
+                Op::Effect { effect, args, at } => {
+                    let mut vals = [Value::None; 3];
+                    for (slot, a) in vals.iter_mut().zip(args) {
+                        *slot = operand(run, st, a)?;
+                    }
+                    run.effect(st, *effect, vals, *at)?;
+                    if run.result.is_some() {
+                        // A decided game ends the rule: nothing after `win` or `draw` runs.
+                        pc = program.end as usize;
+                        continue;
+                    }
+                }
+                Op::Assert { cond, at } => {
+                    if !run.truthy(st, cond)? {
+                        return Err(run.assert_failed(*at));
+                    }
+                }
+                Op::Unless { cond, to } => {
+                    if !run.truthy(st, cond)? {
+                        pc = *to as usize;
+                        continue;
+                    }
+                }
+                Op::Jump { to } => {
+                    pc = *to as usize;
+                    continue;
+                }
+                Op::Tick { at } => run.tick(*at)?,
+                Op::ForList { node } => {
+                    let o = &program.loops[*node as usize];
+                    let start = self.options.len();
+                    run.options(
+                        st,
+                        &o.slots,
+                        &o.domain,
+                        o.filter.as_ref(),
+                        o.plan,
+                        &mut self.options,
+                    )?;
+                    run.frames.push(Frame {
+                        start: start as u32,
+                        end: self.options.len() as u32,
+                        next: start as u32,
+                    });
+                }
+                Op::ForNext { node, exit } => {
+                    let Some(frame) = run.frames.last_mut() else {
+                        unreachable!("a loop's next pass inside the loop")
+                    };
+                    if frame.next == frame.end {
+                        let frame = *frame;
+                        run.frames.pop();
+                        // The loop's options are dropped, unless a choice point's are above them (a
+                        // path of a choice made inside the loop): those go when the choice is done.
+                        if self.options.len() == frame.end as usize {
+                            self.options.truncate(frame.start as usize);
+                        }
+                        pc = *exit as usize;
+                        continue;
+                    }
+                    let values = self.options[frame.next as usize];
+                    frame.next += 1;
+                    let o = &program.loops[*node as usize];
+                    run.tick(o.at)?;
+                    run.bind(&o.slots, values);
+                }
+                Op::Choose { node } => {
+                    return self.choose(run, st, &program.choices[*node as usize]);
+                }
+                Op::End => return self.leaf(run, st),
+            }
+            pc += 1;
+        }
+    }
+
+    /// A choice node: its options listed (or, in a replay, the move's choice checked), each followed to
+    /// the end of the rule; or, at a last one, the search paused.
+    fn choose(&mut self, run: &mut Run<'g>, st: &mut Scratch, node: &'g ChoiceNode) -> Done {
+        let o = &node.options;
+        let start = self.options.len();
+        self.choice_at = o.at;
+        match self.mode {
+            Mode::Search if node.last && self.can_pause(run, st) => {
+                run.options(
+                    st,
+                    &o.slots,
+                    &o.domain,
+                    o.filter.as_ref(),
+                    o.plan,
+                    &mut self.options,
+                )?;
+                self.paused_leaves(run, node.id, start);
+                self.options.truncate(start);
+                return Ok(());
+            }
+            Mode::Search => run.options(
+                st,
+                &o.slots,
+                &o.domain,
+                o.filter.as_ref(),
+                o.plan,
+                &mut self.options,
+            )?,
+            Mode::Replay => {
+                let Some(&choice) = self.given.get(self.path.len()) else {
+                    return Err(run.error(0, "the move's choices do not match the rule".into()));
+                };
+                if choice.point != node.id
+                    || !run.is_option(st, &o.slots, &o.domain, o.filter.as_ref(), choice.values)?
+                {
+                    return Err(run.error(
+                        o.at,
+                        "the move's choice is not one of the options here".into(),
+                    ));
+                }
+                self.options.push(choice.values);
+            }
+            Mode::Finish => {
+                // A last choice has no choice point after it; a ruleset built by hand might.
+                return Err(run.error(o.at, "a choice where none was expected".into()));
+            }
+        }
+        let listed = start..self.options.len();
+        // (A last choice's options are moves, counted as they are found.)
+        if !node.last {
+            self.followed += listed.len();
+            if self.followed > self.most {
+                return Err(too_many_options(run, o.at, self.most));
+            }
+        }
+        let forked = self.fork(run, st, node, listed);
+        self.options.truncate(start);
+        forked
+    }
+
+    /// Follows each option of a choice point: a copy of the run per option (the last takes the run
+    /// itself), the option bound, then everything after the node.
+    fn fork(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        node: &'g ChoiceNode,
+        options: Range<usize>,
+    ) -> Done {
+        let slots = &node.options.slots;
+        // A body that pauses at once (a `last` choice first) changes nothing in the run but the choice's
+        // variables, which each option binds afresh: the options share the run, and each lists the inner
+        // choice's options and pauses there, without going through it.
+        if let Some(inner) = node.then_pauses
+            && self.mode == Mode::Search
+            && self.can_pause(run, st)
+        {
+            let inner = &self.program.choices[inner as usize];
+            let o = &inner.options;
+            self.choice_at = o.at;
+            let listing = Listing::new(&o.slots, &o.domain, o.filter.as_ref(), o.plan);
+            // The path's last choice is rewritten for each option, not pushed and popped.
+            self.path.push(Choice {
+                point: node.id,
+                values: [Value::None; 2],
+            });
+            for k in options {
+                if self.full() {
+                    break;
+                }
+                let values = self.options[k];
+                if let Some(last) = self.path.last_mut() {
+                    last.values = values;
+                }
+                run.bind(slots, values);
+                let start = self.options.len();
+                listing.list(run, st, &mut self.options)?;
+                // (An outer option often has none: a piece with no vacant neighbour, a hunter with no leap.)
+                if self.options.len() > start {
+                    self.paused_leaves(run, inner.id, start);
+                    self.options.truncate(start);
+                }
+            }
+            self.path.pop();
+            return Ok(());
+        }
+        // Each choice of a move nests the search one level deeper: a loop that chooses on every turn
+        // without end would overflow the stack long before the loop-step limit.
+        if self.path.len() >= MAX_CHOICES_PER_MOVE {
+            return Err(run.error(
+                self.choice_at,
+                format!(
+                    "a move made of more than {MAX_CHOICES_PER_MOVE} choices (a loop that chooses on \
+                     every turn and does not end?)"
+                ),
+            ));
+        }
+        for k in options.clone() {
+            if self.full() {
+                break;
+            }
+            let values = self.options[k];
+            self.path.push(Choice {
+                point: node.id,
+                values,
+            });
+            let mut copy;
+            let run_k = if k + 1 == options.end {
+                &mut *run
+            } else {
+                copy = run.clone();
+                &mut copy
+            };
+            let mark = st.mark();
+            run_k.bind(slots, values);
+            self.run_from(run_k, st, node.body as usize)?;
+            // Whatever the path left listed (a loop it left by a decided game) goes with it.
+            self.options.truncate(options.end);
+            self.take_back(st, mark);
+            self.path.pop();
+        }
+        Ok(())
+    }
+
+    /// Undoes the changes made since `mark`, to explore another option from the same position (in a
+    /// search; a replay follows one path and keeps its changes).
+    fn take_back(&self, st: &mut Scratch, mark: usize) {
+        if self.mode == Mode::Search {
+            st.undo_to(mark);
+        }
+    }
+
+    /// The end of the rule: records a complete path (but for a paused move finished, which has nothing
+    /// to record).
+    fn leaf(&mut self, run: &Run<'g>, st: &Scratch) -> Done {
+        if self.mode == Mode::Replay && self.path.len() != self.given.len() {
+            return Err(run.error(0, "the move's choices do not match the rule".into()));
+        }
+        let head = Head::of(self.rule, &self.path, run);
+        let written = self.keep_changes.then_some((st, self.start));
+        if let Some(found) = &mut self.found {
+            found.push_move(head, written);
+        }
+        Ok(())
+    }
+
+    /// Whether the run may stop at a `last` choice point, its moves to be finished only when played: only
+    /// when finding successors (`legal_moves` runs every rule to its end, so that an effect that fails is
+    /// reported with the moves), and only when the run is all there is to keep (the rule has changed
+    /// nothing yet and recorded no configuration).
+    fn can_pause(&self, run: &Run<'g>, st: &Scratch) -> bool {
+        self.keep_changes && st.mark() == self.start && run.nothing_seen()
+    }
+
+    /// Records one move per option of a `last` choice point listed from `start` on. Nothing after the
+    /// choice decides which moves exist, so the rule stops here; the run as it is (locals, steps, what it
+    /// has decided) is kept with each move to go on from when the move is played ([`Game::unpause`]).
+    fn paused_leaves(&mut self, run: &Run<'g>, point: u16, start: usize) {
+        let room = self.limit.saturating_sub(self.found_len());
+        let end = self.options.len().min(start.saturating_add(room));
+        let head = Head::of(self.rule, &self.path, run);
+        let options = self.options.get(start..end).unwrap_or_default();
+        if let Some(found) = &mut self.found {
+            found.push_options(head, point, options, (&run.locals, run.steps));
+        }
+    }
+}
+
+/// The program a fresh executor points at before it runs a rule.
+static EMPTY: Program = Program::EMPTY;
+
+/// An operand's value: a constant or a local (a piece kind, a site chosen) read here, anything else
+/// evaluated.
+#[inline(always)]
+fn operand(run: &Run<'_>, st: &Scratch, e: &Expr) -> Result<Value, Box<EngineError>> {
+    match e {
+        Expr::Const(v) => Ok(*v),
+        Expr::Local(slot) => Ok(run.locals[*slot as usize]),
+        _ => run.eval(st, e),
+    }
+}
+
+impl Game {
+    /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the
+    /// move's option is bound, and the rest of the rule runs to its end. A move with no choice was
+    /// paused at the start of a rule without choice points, and its whole body runs. `st` is left as the move leaves
+    /// it; the result says what the move decided. `room` is the list of moves' room for loops' options.
+    pub(crate) fn unpause(
+        &self,
+        st: &mut Scratch,
+        found: &FoundMove,
+        locals: &[Value],
+        steps: u32,
+        room: &std::cell::Cell<Vec<[Value; 2]>>,
+    ) -> Result<Decided, Box<EngineError>> {
+        let mismatch = || {
+            Box::new(EngineError {
+                rule: self.rule_name(found.rule).to_string(),
+                at: 0,
+                message: "the move's choices do not match the rule".into(),
+            })
+        };
+        let Some(program) = self.program(found.rule, st.to_move) else {
+            return Err(mismatch());
+        };
+        // A move with no choice paused at the start of a rule without choice points.
+        let (pc, slots, values) = match found.last {
+            Some(choice) => match program.paused_at(choice.point) {
+                Some(node) => (node.body, &node.options.slots[..], choice.values),
+                None => return Err(mismatch()),
+            },
+            None if program.whole => (0, &[][..], [Value::None; 2]),
+            None => return Err(mismatch()),
+        };
+        if locals.len() != program.locals {
+            return Err(mismatch());
+        }
+        let mut run = Run::resumed(self, found.rule, locals, steps, found.decided);
+        run.preference = found.preference;
+        run.bind(slots, values);
+        let mut finish = Executor {
+            game: self,
+            program,
+            rule: found.rule,
+            mode: Mode::Finish,
+            given: &[],
+            path: SmallVec::new(),
+            options: room.take(),
+            keep_changes: false,
+            followed: 0,
+            most: 0,
+            found_most: 0,
+            choice_at: 0,
+            start: 0,
+            limit: 0,
+            found: None,
+            room: Some(room),
+        };
+        finish.run_from(&mut run, st, pc as usize)?;
+        Ok(run.decided())
+    }
+}
+
+/// Choices in one move, at most (the bundled games make a few; each nests the search one level).
+const MAX_CHOICES_PER_MOVE: usize = 100;
+
+#[cold]
+fn too_many_options(run: &Run<'_>, at: usize, most: usize) -> Box<EngineError> {
+    run.error(
+        at,
+        format!(
+            "finding the moves of one position went through more than {most} options of its choices \
+             (`limits: max_options_per_position`)"
+        ),
+    )
+}

@@ -1,0 +1,432 @@
+//! The prepared program: each rule body as the executor (exec.rs) runs it.
+//!
+//! The IR ([`Stmt`]) is the ruleset as written: nested blocks that `show`, `diff` and the as-written
+//! checks read. A [`Program`] is built from it once per body (the rule's, or one per player for a rule
+//! folded for each mover, see fold.rs): one flat list of operations, where `if`, `while` and `for` are
+//! jumps and loop operations, and a `choose` is a choice node whose options each go on from the
+//! operation after it. What follows a choice point is then simply the rest of the list, so the same list
+//! serves the three jobs of a rule: listing its moves (forking at each choice node), playing a given
+//! move (following its choices), and finishing a move paused at its last choice (going on from that
+//! choice's body).
+//!
+//! What the builder decides once, and no IR node carries: where a search may pause (a body with no
+//! choice point is paused before it starts; a `last` choice point pauses with one move per option), and
+//! the jump targets.
+
+use crate::ir::*;
+use crate::{Game, PlayerId};
+use smallvec::SmallVec;
+use std::sync::{Arc, OnceLock};
+
+/// One operation of a [`Program`].
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    /// `x = e` (and `let x = e`).
+    Set {
+        slot: u16,
+        value: Expr,
+    },
+    /// `x += e` or `x -= e`.
+    Add {
+        slot: u16,
+        op: AssignOp,
+        value: Expr,
+    },
+    /// An assignment to a variable of the position; `slot` is known when no player, or a constant
+    /// one, is named.
+    SetVar {
+        var: u16,
+        slot: Option<usize>,
+        player: Option<Expr>,
+        op: AssignOp,
+        value: Expr,
+        at: usize,
+    },
+    /// An effect on at most three arguments (any past them is not evaluated).
+    Effect {
+        effect: Effect,
+        args: SmallVec<[Expr; 3]>,
+        at: usize,
+    },
+    /// `assert(c)`, tested for its truth.
+    Assert {
+        cond: Expr,
+        at: usize,
+    },
+    /// Goes on at `to` when `cond` does not hold.
+    Unless {
+        cond: Expr,
+        to: u32,
+    },
+    Jump {
+        to: u32,
+    },
+    /// One more pass of a `while`, counted against the step limit.
+    Tick {
+        at: usize,
+    },
+    /// Lists the options of loop `node` and starts going through them.
+    ForList {
+        node: u16,
+    },
+    /// Binds the next option of the innermost loop, `node`, or leaves it for `exit` when none is left.
+    ForNext {
+        node: u16,
+        exit: u32,
+    },
+    /// Choice point `node`: each option goes on from the next operation.
+    Choose {
+        node: u16,
+    },
+    /// The end of the rule.
+    End,
+}
+
+/// What a choice point or a loop ranges over.
+#[derive(Clone, Debug)]
+pub(crate) struct Options {
+    pub(crate) slots: SmallVec<[u16; 2]>,
+    pub(crate) domain: Domain,
+    pub(crate) filter: Option<Expr>,
+    pub(crate) plan: Plan,
+    pub(crate) at: usize,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChoiceNode {
+    /// The choice point's id in the ruleset (what a [`crate::Choice`] names).
+    pub(crate) id: u16,
+    pub(crate) options: Options,
+    /// No choice point and no `prefer(n)` may come after this one: a search pauses here, one move per
+    /// option, finished when played (see [`Stmt::Choose`]).
+    pub(crate) last: bool,
+    /// Where its options go on: the operation after it.
+    pub(crate) body: u32,
+    /// The choice node its body starts with, when that one is last: each option then lists that
+    /// node's options and pauses there (the hunt games' `from`, then `to`).
+    pub(crate) then_pauses: Option<u16>,
+}
+
+/// One rule body, prepared (see the module).
+#[derive(Clone, Debug)]
+pub(crate) struct Program {
+    pub(crate) ops: Vec<Op>,
+    pub(crate) choices: Vec<ChoiceNode>,
+    pub(crate) loops: Vec<Options>,
+    /// Locals the body uses.
+    pub(crate) locals: usize,
+    /// The body has no choice point and no `prefer(n)`: it has one move, recorded by a search without
+    /// running the body, which runs when the move is played.
+    pub(crate) whole: bool,
+    /// The index of the `End` operation.
+    pub(crate) end: u32,
+}
+
+impl Program {
+    /// A program with nothing in it (what an executor points at before it runs a rule).
+    pub(crate) const EMPTY: Program = Program {
+        ops: Vec::new(),
+        choices: Vec::new(),
+        loops: Vec::new(),
+        locals: 0,
+        whole: false,
+        end: 0,
+    };
+
+    /// The program of `body`, with `locals` locals. `pausing`: a search may pause (a prepared game; a
+    /// game as written runs every rule to its end).
+    pub(crate) fn build(game: &Game, body: &[Stmt], locals: usize, pausing: bool) -> Program {
+        let mut b = Builder {
+            game,
+            ops: Vec::new(),
+            choices: Vec::new(),
+            loops: Vec::new(),
+            pausing,
+        };
+        b.block(body);
+        let end = b.ops.len() as u32;
+        b.ops.push(Op::End);
+        let mut choices = b.choices;
+        let paused_at: Vec<Option<u16>> = choices
+            .iter()
+            .map(|c| match b.ops.get(c.body as usize) {
+                Some(Op::Choose { node }) if b.pausing && choices[*node as usize].last => {
+                    Some(*node)
+                }
+                _ => None,
+            })
+            .collect();
+        for (c, then) in choices.iter_mut().zip(paused_at) {
+            c.then_pauses = then;
+        }
+        Program {
+            ops: b.ops,
+            choices,
+            loops: b.loops,
+            locals,
+            whole: pausing && !forks_or_ranks(body),
+            end,
+        }
+    }
+
+    /// The last choice node with id `point`, where a search paused a move.
+    pub(crate) fn paused_at(&self, point: u16) -> Option<&ChoiceNode> {
+        self.choices.iter().find(|c| c.id == point && c.last)
+    }
+}
+
+struct Builder<'g> {
+    game: &'g Game,
+    ops: Vec<Op>,
+    choices: Vec<ChoiceNode>,
+    loops: Vec<Options>,
+    pausing: bool,
+}
+
+impl Builder<'_> {
+    fn here(&self) -> u32 {
+        self.ops.len() as u32
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.statement(s);
+        }
+    }
+
+    /// Sets the target of the jump at `op` to the next operation.
+    fn land(&mut self, op: u32) {
+        let here = self.here();
+        match &mut self.ops[op as usize] {
+            Op::Unless { to, .. } | Op::Jump { to } => *to = here,
+            Op::ForNext { exit, .. } => *exit = here,
+            _ => unreachable!("only jumps are landed"),
+        }
+    }
+
+    fn statement(&mut self, s: &Stmt) {
+        match s {
+            Stmt::Choose {
+                id,
+                slots,
+                domain,
+                filter,
+                body,
+                at,
+                last,
+                plan,
+            } => {
+                let node = self.choices.len() as u16;
+                self.choices.push(ChoiceNode {
+                    id: *id,
+                    options: options(slots, domain, filter, *plan, *at),
+                    last: self.pausing && *last,
+                    body: self.here() + 1,
+                    then_pauses: None,
+                });
+                self.ops.push(Op::Choose { node });
+                self.block(body);
+            }
+            Stmt::For {
+                slots,
+                domain,
+                filter,
+                body,
+                at,
+                plan,
+            } => {
+                let node = self.loops.len() as u16;
+                self.loops.push(options(slots, domain, filter, *plan, *at));
+                self.ops.push(Op::ForList { node });
+                let top = self.here();
+                self.ops.push(Op::ForNext { node, exit: 0 });
+                self.block(body);
+                self.ops.push(Op::Jump { to: top });
+                self.land(top);
+            }
+            Stmt::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let test = self.here();
+                self.ops.push(Op::Unless {
+                    cond: cond.clone(),
+                    to: 0,
+                });
+                self.block(then);
+                if otherwise.is_empty() {
+                    self.land(test);
+                } else {
+                    let skip = self.here();
+                    self.ops.push(Op::Jump { to: 0 });
+                    self.land(test);
+                    self.block(otherwise);
+                    self.land(skip);
+                }
+            }
+            Stmt::While { cond, body, at } => {
+                let top = self.here();
+                self.ops.push(Op::Unless {
+                    cond: cond.clone(),
+                    to: 0,
+                });
+                self.ops.push(Op::Tick { at: *at });
+                self.block(body);
+                self.ops.push(Op::Jump { to: top });
+                self.land(top);
+            }
+            Stmt::SetLocal {
+                slot,
+                op: AssignOp::Set,
+                value,
+            } => self.ops.push(Op::Set {
+                slot: *slot,
+                value: value.clone(),
+            }),
+            Stmt::SetLocal { slot, op, value } => self.ops.push(Op::Add {
+                slot: *slot,
+                op: *op,
+                value: value.clone(),
+            }),
+            Stmt::SetVar {
+                var,
+                player,
+                op,
+                value,
+                at,
+            } => self.ops.push(Op::SetVar {
+                var: *var,
+                slot: self.var_slot(*var, player.as_ref()),
+                player: player.clone(),
+                op: *op,
+                value: value.clone(),
+                at: *at,
+            }),
+            Stmt::Effect {
+                effect: Effect::Assert,
+                args,
+                at,
+            } if args.len() == 1 => self.ops.push(Op::Assert {
+                cond: args[0].clone(),
+                at: *at,
+            }),
+            Stmt::Effect { effect, args, at } => self.ops.push(Op::Effect {
+                effect: *effect,
+                args: args.iter().take(3).cloned().collect(),
+                at: *at,
+            }),
+        }
+    }
+}
+
+impl Builder<'_> {
+    /// The slot of a variable named with no player, or with a player named in the rules: known now.
+    fn var_slot(&self, var: u16, player: Option<&Expr>) -> Option<usize> {
+        let player: Option<PlayerId> = match player.map(Expr::source) {
+            None => None,
+            Some(Expr::Const(Value::Player(p))) => Some(*p),
+            Some(_) => return None,
+        };
+        (usize::from(var) < self.game.vars.len()).then(|| self.game.var_slot(var as usize, player))
+    }
+}
+
+fn options(
+    slots: &[u16],
+    domain: &Domain,
+    filter: &Option<Expr>,
+    plan: Plan,
+    at: usize,
+) -> Options {
+    Options {
+        slots: SmallVec::from_slice(slots),
+        domain: domain.clone(),
+        filter: filter.clone(),
+        plan,
+        at,
+    }
+}
+
+/// Whether a block has a choice point or a `prefer(n)` anywhere: something that decides which moves exist.
+pub(crate) fn forks_or_ranks(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|s| match s {
+        Stmt::Choose { .. } => true,
+        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
+        Stmt::For { body, .. } | Stmt::While { body, .. } => forks_or_ranks(body),
+        Stmt::If {
+            then, otherwise, ..
+        } => forks_or_ranks(then) || forks_or_ranks(otherwise),
+        Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
+    })
+}
+
+/// The programs of one rule: one for every player, or one per player (a rule any player may use that
+/// reads `mover`, folded for each).
+#[derive(Clone, Debug)]
+pub(crate) struct RulePrograms {
+    pub(crate) general: Program,
+    pub(crate) by_mover: Vec<Program>,
+    /// The bodies the per-player programs were built from, for tools and tests to inspect.
+    pub(crate) mover_bodies: Vec<(Vec<Stmt>, usize)>,
+}
+
+/// Every rule's programs: built when a ruleset is prepared ([`Game::fold_constants`]), or, for a game
+/// as written or built by hand, the first time one is needed (from the rules as they are, with no
+/// pausing).
+#[derive(Clone, Debug, Default)]
+pub struct Programs {
+    built: OnceLock<Arc<[RulePrograms]>>,
+}
+
+impl Programs {
+    pub(crate) fn of(rules: Vec<RulePrograms>) -> Programs {
+        let built = OnceLock::new();
+        let _ = built.set(rules.into());
+        Programs { built }
+    }
+}
+
+impl Game {
+    /// The rules' programs (see [`Programs`]).
+    #[inline]
+    pub(crate) fn programs(&self) -> &[RulePrograms] {
+        self.programs.built.get_or_init(|| {
+            self.rules
+                .iter()
+                .map(|r| RulePrograms {
+                    general: Program::build(self, &r.body, r.locals, false),
+                    by_mover: Vec::new(),
+                    mover_bodies: Vec::new(),
+                })
+                .collect()
+        })
+    }
+
+    /// The program `rule` runs when `mover` is to move.
+    #[inline]
+    pub(crate) fn program(&self, rule: u16, mover: PlayerId) -> Option<&Program> {
+        let r = self.programs().get(rule as usize)?;
+        Some(r.by_mover.get(mover as usize).unwrap_or(&r.general))
+    }
+
+    /// Forgets the prepared programs, after the rules were changed by hand: the next use builds them
+    /// anew from the rules as they are then, with no pausing.
+    pub fn forget_programs(&mut self) {
+        self.programs = Programs::default();
+    }
+
+    /// For a rule any player may use that reads `mover`, its body folded for each player, with the number
+    /// of locals each uses (empty for other rules, and for a game not prepared).
+    pub fn bodies_by_mover(&self, rule: usize) -> &[(Vec<Stmt>, usize)] {
+        self.programs()
+            .get(rule)
+            .map_or(&[], |r| r.mover_bodies.as_slice())
+    }
+
+    /// Whether a search records `rule`'s one move without running it (no choice point, no `prefer`;
+    /// prepared games only).
+    pub fn paused_whole(&self, rule: usize) -> bool {
+        self.programs().get(rule).is_some_and(|r| r.general.whole)
+    }
+}
