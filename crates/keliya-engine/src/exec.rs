@@ -55,6 +55,8 @@ pub(crate) struct Executor<'g, 's> {
     given: &'s [Choice],
     /// The choices of the path being explored.
     path: SmallVec<[Choice; 4]>,
+    /// The `for` loops the path is in, innermost last.
+    frames: SmallVec<[Frame; 2]>,
     /// The options of every choice point and loop on the path, each a range of this list, innermost last.
     options: Vec<[Value; 2]>,
     keep_changes: bool,
@@ -108,6 +110,7 @@ impl<'g, 's> Executor<'g, 's> {
             mode,
             given: &[],
             path: SmallVec::new(),
+            frames: SmallVec::new(),
             options: std::mem::take(&mut found.options),
             keep_changes,
             followed: 0,
@@ -164,6 +167,7 @@ impl<'g, 's> Executor<'g, 's> {
         self.rule = rule;
         self.given = given;
         self.path.clear();
+        self.frames.clear();
         let mut run = Run::with_locals(self.game, rule, program.locals);
         let mark = st.mark();
         self.start = mark;
@@ -253,19 +257,19 @@ impl<'g, 's> Executor<'g, 's> {
                         o.plan,
                         &mut self.options,
                     )?;
-                    run.frames.push(Frame {
+                    self.frames.push(Frame {
                         start: start as u32,
                         end: self.options.len() as u32,
                         next: start as u32,
                     });
                 }
                 Op::ForNext { node, exit } => {
-                    let Some(frame) = run.frames.last_mut() else {
+                    let Some(frame) = self.frames.last_mut() else {
                         unreachable!("a loop's next pass inside the loop")
                     };
                     if frame.next == frame.end {
                         let frame = *frame;
-                        run.frames.pop();
+                        self.frames.pop();
                         // The loop's options are dropped, unless a choice point's are above them (a
                         // path of a choice made inside the loop): those go when the choice is done.
                         if self.options.len() == frame.end as usize {
@@ -283,6 +287,7 @@ impl<'g, 's> Executor<'g, 's> {
                 Op::Choose { node } => {
                     return self.choose(run, st, &program.choices[*node as usize]);
                 }
+                Op::End if self.mode == Mode::Finish => return Ok(()),
                 Op::End => return self.leaf(run, st),
             }
             pc += 1;
@@ -406,9 +411,16 @@ impl<'g, 's> Executor<'g, 's> {
                 ),
             ));
         }
+        // Each option goes on in the loops the path is in, from where they are now.
+        let frames = (!self.frames.is_empty()).then(|| self.frames.clone());
         for k in options.clone() {
             if self.full() {
                 break;
+            }
+            if let Some(frames) = &frames
+                && k > options.start
+            {
+                self.frames.clone_from(frames);
             }
             let values = self.options[k];
             self.path.push(Choice {
@@ -536,6 +548,7 @@ impl Game {
             mode: Mode::Finish,
             given: &[],
             path: SmallVec::new(),
+            frames: SmallVec::new(),
             options: room.take(),
             keep_changes: false,
             followed: 0,

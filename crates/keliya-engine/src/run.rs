@@ -196,14 +196,12 @@ pub(crate) struct Run<'a> {
     /// Evaluating the end conditions of the position about to be played (`stuck` keeps the moves it
     /// finds with the position).
     pub(crate) settling: bool,
-    /// The `for` loops the run is in, innermost last.
-    pub(crate) frames: SmallVec<[Frame; 2]>,
     /// What few runs need (`seen_before`'s record, an expression's memo cells), made when first
     /// needed ([`Run::scope`]).
     scope: std::cell::OnceCell<Box<Scope>>,
 }
 
-/// A `for` loop a run is in: its options (a range of the executor's option list) and the next one.
+/// A `for` loop a path is in: its options (a range of the executor's option list) and the next one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {
     pub(crate) start: u32,
@@ -225,7 +223,6 @@ impl Clone for Run<'_> {
             preference: self.preference,
             steps: self.steps,
             settling: self.settling,
-            frames: self.frames.clone(),
             scope: match self.scope.get() {
                 Some(scope) if !scope.seen.borrow().is_empty() => Box::new(scope.copied()).into(),
                 _ => std::cell::OnceCell::new(),
@@ -267,7 +264,6 @@ impl<'a> Run<'a> {
             preference: 0,
             steps,
             settling: false,
-            frames: SmallVec::new(),
             scope: std::cell::OnceCell::new(),
         }
     }
@@ -296,7 +292,6 @@ impl<'a> Run<'a> {
             preference: 0,
             steps: 0,
             settling: false,
-            frames: SmallVec::new(),
             scope: std::cell::OnceCell::new(),
         }
     }
