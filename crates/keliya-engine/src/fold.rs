@@ -539,7 +539,7 @@ fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
             } => {
                 // A choice whose options are listed by recording configurations (`seen_before`) is
                 // never last: a paused run must have recorded nothing, and options that share a run
-                // (see `Explorer::fork`) must not see each other's records.
+                // (see `Executor::fork`) must not see each other's records.
                 let listed_quietly =
                     filter.as_ref().is_none_or(records_nothing) && domain_records_nothing(domain);
                 *last = after && !forks_or_ranks(body) && listed_quietly;

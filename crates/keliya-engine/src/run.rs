@@ -1,6 +1,6 @@
 //! One run of a rule along one path of choices: evaluating expressions, listing and checking the options of
 //! a choice point, and the effects and assignments that change the position. Choice points and loops are
-//! driven by the explorer (`explore.rs`), which forks a run at every choice point.
+//! driven by the executor (`exec.rs`), which forks a run at every choice point.
 
 use keliya_board::{Reach, SiteId};
 
@@ -580,8 +580,7 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
-    /// Carries out an effect on its arguments' values. Inlined, so that each compiled effect (tail.rs)
-    /// gets a copy specialised to its effect.
+    /// Carries out an effect on its arguments' values. Inlined into the executor's loop.
     #[inline(always)]
     pub(crate) fn effect(
         &mut self,
@@ -718,7 +717,7 @@ impl ListPlan {
     }
 }
 
-/// The options of a choice point listed again for each option of an outer one (see `Explorer::fork`).
+/// The options of a choice point listed again for each option of an outer one (see `Executor::fork`).
 #[derive(Clone, Copy)]
 pub(crate) struct Listing<'e> {
     slots: &'e [u16],
