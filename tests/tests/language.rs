@@ -1123,38 +1123,13 @@ rules:
 caps: {max_turns: 3}
 "#;
 
-/// Whether each choice point of `stmts`, in order, is marked `last`.
-fn last_marks(stmts: &[keliya_engine::Stmt], out: &mut Vec<bool>) {
-    use keliya_engine::Stmt;
-    for s in stmts {
-        match s {
-            Stmt::Choose { body, last, .. } => {
-                out.push(*last);
-                last_marks(body, out);
-            }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => last_marks(body, out),
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                last_marks(then, out);
-                last_marks(otherwise, out);
-            }
-            _ => {}
-        }
-    }
-}
-
 #[test]
 fn a_move_is_finished_from_its_last_choice_only_when_it_is_played() {
     let path = ruleset("paused", PAUSED);
     let s = Scenario::new(&path);
     let game = s.game();
-    let marks = |rule: &str| {
-        let r = game.rules.iter().find(|r| r.name == rule).unwrap();
-        let mut out = Vec::new();
-        last_marks(&r.body, &mut out);
-        out
-    };
+    let marks =
+        |rule: &str| game.last_choices(game.rules.iter().position(|r| r.name == rule).unwrap());
     // Only a choice with no choice point and no `prefer` after it, in its body or after it, is last: not
     // one inside a loop (its later passes choose again), not one followed by `prefer`, not one whose
     // options are listed by recording configurations.

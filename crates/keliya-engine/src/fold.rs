@@ -10,8 +10,7 @@
 use crate::compile::Compiled;
 use crate::eval::binary;
 use crate::ir::*;
-use crate::program::{Program, Programs, RulePrograms, forks_or_ranks};
-use crate::run::ListPlan;
+use crate::program::{Program, Programs, RulePrograms};
 use crate::{Game, PieceId, PlayerId, RuleDef};
 
 impl Game {
@@ -74,7 +73,7 @@ impl Game {
     }
 
     /// A rule's body folded for `mover` (`None`: any player), its locals renumbered, its expressions
-    /// compiled and its last choices marked; with the number of locals it uses.
+    /// compiled; with the number of locals it uses.
     fn folded(&self, body: &[Stmt], mover: Option<PlayerId>, locals: usize) -> (Vec<Stmt>, usize) {
         let mut body = body.to_vec();
         Folder::new(self, mover, locals).block(&mut body);
@@ -83,8 +82,6 @@ impl Game {
         drop_unread_lets(&mut body, &read);
         let locals = renumber_locals(&mut body, locals);
         each_expr(&mut body, &mut compile_in_place);
-        mark_last_choices(&mut body, true);
-        each_stmt(&mut body, &mut plan_listing);
         (body, locals)
     }
 }
@@ -520,59 +517,6 @@ fn each_stmt(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Stmt)) {
     }
 }
 
-/// Marks the choice points after which nothing can change which moves a rule gives (`Stmt::Choose::last`):
-/// no further choice point and no `prefer(n)`, in the choice's body or in anything that may run after it.
-/// `then_settled` says so of what follows the block (the end of the rule, or the rest of an enclosing block;
-/// for a loop body, also the loop's later passes).
-fn mark_last_choices(stmts: &mut [Stmt], then_settled: bool) {
-    let mut settled = then_settled;
-    for s in stmts.iter_mut().rev() {
-        let after = settled;
-        settled = settled && !forks_or_ranks(std::slice::from_ref(s));
-        match s {
-            Stmt::Choose {
-                body,
-                last,
-                domain,
-                filter,
-                ..
-            } => {
-                // A choice whose options are listed by recording configurations (`seen_before`) is
-                // never last: a paused run must have recorded nothing, and options that share a run
-                // (see `Executor::fork`) must not see each other's records.
-                let listed_quietly =
-                    filter.as_ref().is_none_or(records_nothing) && domain_records_nothing(domain);
-                *last = after && !forks_or_ranks(body) && listed_quietly;
-                mark_last_choices(body, after);
-            }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => {
-                let passes_settled = after && !forks_or_ranks(body);
-                mark_last_choices(body, passes_settled);
-            }
-            Stmt::If {
-                then, otherwise, ..
-            } => {
-                mark_last_choices(then, after);
-                mark_last_choices(otherwise, after);
-            }
-            Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
-        }
-    }
-}
-
-/// Whether listing a domain records nothing (`seen_before`).
-fn domain_records_nothing(domain: &Domain) -> bool {
-    match domain {
-        Domain::Sites | Domain::Players | Domain::Occupied => true,
-        Domain::SitesWith(e)
-        | Domain::Neighbours(e)
-        | Domain::Leaps(e)
-        | Domain::Track(e)
-        | Domain::Just(e) => records_nothing(e),
-        Domain::Range(a, b) => records_nothing(a) && records_nothing(b),
-    }
-}
-
 /// Whether a block has a `prefer(n)` effect anywhere.
 fn uses_prefer(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
@@ -585,27 +529,6 @@ fn uses_prefer(stmts: &[Stmt]) -> bool {
         } => uses_prefer(then) || uses_prefer(otherwise),
         Stmt::SetLocal { .. } | Stmt::SetVar { .. } => false,
     })
-}
-
-/// Works out how a choice's or loop's options are listed, from its final variables, domain and filter.
-fn plan_listing(s: &mut Stmt) {
-    if let Stmt::Choose {
-        slots,
-        domain,
-        filter,
-        plan,
-        ..
-    }
-    | Stmt::For {
-        slots,
-        domain,
-        filter,
-        plan,
-        ..
-    } = s
-    {
-        *plan = Plan(ListPlan::of(slots, domain, filter.as_ref()));
-    }
 }
 
 /// Replaces an expression by its compiled form, but for the leaves `eval` reads directly (and the
@@ -674,7 +597,7 @@ fn occupied_sites(filter: &Expr, slot: u16) -> Option<Domain> {
 }
 
 /// `e` records nothing (`seen_before` is the one expression that does).
-fn records_nothing(e: &Expr) -> bool {
+pub(crate) fn records_nothing(e: &Expr) -> bool {
     independent(e, u16::MAX)
 }
 

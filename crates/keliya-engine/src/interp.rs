@@ -436,7 +436,7 @@ pub(crate) enum Made {
     /// The values the move's effects wrote, to write again on a copy of the position.
     Written(Changes),
     /// The rule stopped at the move's last choice (nothing after it decides which moves exist, see
-    /// `Stmt::Choose::last`) with these locals and loop steps; it goes on from there when the move is
+    /// `ChoiceNode::last`) with these locals and loop steps; it goes on from there when the move is
     /// played.
     Paused {
         locals: SmallVec<[Value; 4]>,

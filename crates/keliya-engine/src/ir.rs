@@ -126,13 +126,6 @@ pub enum AssignOp {
     Sub,
 }
 
-/// How the options of a choice or a loop are listed, worked out once when the ruleset is compiled
-/// (`Game::fold_constants`) rather than each time they are listed: the commonest filters are tested on
-/// the options' values directly, and the hunt games' steps and leaps have loops of their own. The
-/// default lists the domain and runs the filter on every option, which is right for any choice.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Plan(pub(crate) crate::run::ListPlan);
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     Choose {
@@ -142,13 +135,6 @@ pub enum Stmt {
         filter: Option<Expr>,
         body: Vec<Stmt>,
         at: usize,
-        /// No choice point and no `prefer(n)` comes after this choice, in its body or after it, and its
-        /// options are listed without recording anything (`seen_before`): each option is a complete
-        /// move, and the effects that follow can wait until the move is played. Set when the ruleset is
-        /// compiled (`Game::fold_constants`); false runs every option's effects.
-        last: bool,
-        /// How the options are listed (set when the ruleset is compiled; the default serves any choice).
-        plan: Plan,
     },
     For {
         slots: Vec<u16>,
@@ -156,8 +142,6 @@ pub enum Stmt {
         filter: Option<Expr>,
         body: Vec<Stmt>,
         at: usize,
-        /// As for `Choose`.
-        plan: Plan,
     },
     If {
         cond: Expr,

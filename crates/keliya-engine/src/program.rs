@@ -10,10 +10,15 @@
 //! choice's body).
 //!
 //! What the builder decides once, and no IR node carries: where a search may pause (a body with no
-//! choice point is paused before it starts; a `last` choice point pauses with one move per option), and
-//! the jump targets.
+//! choice point is paused before it starts; a `last` choice point pauses with one move per option), how
+//! each choice's and loop's options are listed (a [`ListPlan`]), and the jump targets. A game as
+//! written gets neither pauses nor plans: its programs run every rule to its end, listing every
+//! option of the domain and testing the filter on each, the plain meaning the prepared game is
+//! checked against.
 
+use crate::fold::records_nothing;
 use crate::ir::*;
+use crate::run::ListPlan;
 use crate::{Game, PlayerId};
 use smallvec::SmallVec;
 use std::sync::{Arc, OnceLock};
@@ -88,7 +93,8 @@ pub(crate) struct Options {
     pub(crate) slots: SmallVec<[u16; 2]>,
     pub(crate) domain: Domain,
     pub(crate) filter: Option<Expr>,
-    pub(crate) plan: Plan,
+    /// How the options are listed (the default serves any choice).
+    pub(crate) plan: ListPlan,
     pub(crate) at: usize,
 }
 
@@ -97,8 +103,9 @@ pub(crate) struct ChoiceNode {
     /// The choice point's id in the ruleset (what a [`crate::Choice`] names).
     pub(crate) id: u16,
     pub(crate) options: Options,
-    /// No choice point and no `prefer(n)` may come after this one: a search pauses here, one move per
-    /// option, finished when played (see [`Stmt::Choose`]).
+    /// No choice point and no `prefer(n)` may come after this one, in its body or after it, and its
+    /// options are listed without recording anything (`seen_before`): each option is a complete move,
+    /// and a search pauses here, one move per option, finished when played.
     pub(crate) last: bool,
     /// Where its options go on: the operation after it.
     pub(crate) body: u32,
@@ -133,15 +140,20 @@ impl Program {
         end: 0,
     };
 
-    /// The program of `body`, with `locals` locals. `pausing`: a search may pause (a prepared game; a
-    /// game as written runs every rule to its end).
-    pub(crate) fn build(game: &Game, body: &[Stmt], locals: usize, pausing: bool) -> Program {
+    /// The program of `body`, with `locals` locals. `prepared`: a search may pause and options are
+    /// listed by plan (a prepared game; see the module).
+    pub(crate) fn build(game: &Game, body: &[Stmt], locals: usize, prepared: bool) -> Program {
+        let mut last = Vec::new();
+        if prepared {
+            last_choices(body, true, &mut last);
+        }
         let mut b = Builder {
             game,
             ops: Vec::new(),
             choices: Vec::new(),
             loops: Vec::new(),
-            pausing,
+            last: last.into_iter(),
+            prepared,
         };
         b.block(body);
         let end = b.ops.len() as u32;
@@ -150,9 +162,7 @@ impl Program {
         let paused_at: Vec<Option<u16>> = choices
             .iter()
             .map(|c| match b.ops.get(c.body as usize) {
-                Some(Op::Choose { node }) if b.pausing && choices[*node as usize].last => {
-                    Some(*node)
-                }
+                Some(Op::Choose { node }) if choices[*node as usize].last => Some(*node),
                 _ => None,
             })
             .collect();
@@ -164,7 +174,7 @@ impl Program {
             choices,
             loops: b.loops,
             locals,
-            whole: pausing && !forks_or_ranks(body),
+            whole: prepared && !forks_or_ranks(body),
             end,
         }
     }
@@ -180,7 +190,9 @@ struct Builder<'g> {
     ops: Vec<Op>,
     choices: Vec<ChoiceNode>,
     loops: Vec<Options>,
-    pausing: bool,
+    /// Whether each choice point is last, in the order they are met (empty: none is).
+    last: std::vec::IntoIter<bool>,
+    prepared: bool,
 }
 
 impl Builder<'_> {
@@ -213,14 +225,13 @@ impl Builder<'_> {
                 filter,
                 body,
                 at,
-                last,
-                plan,
             } => {
                 let node = self.choices.len() as u16;
+                let options = self.options(slots, domain, filter, *at);
                 self.choices.push(ChoiceNode {
                     id: *id,
-                    options: options(slots, domain, filter, *plan, *at),
-                    last: self.pausing && *last,
+                    options,
+                    last: self.last.next().unwrap_or(false),
                     body: self.here() + 1,
                     then_pauses: None,
                 });
@@ -233,10 +244,10 @@ impl Builder<'_> {
                 filter,
                 body,
                 at,
-                plan,
             } => {
                 let node = self.loops.len() as u16;
-                self.loops.push(options(slots, domain, filter, *plan, *at));
+                let options = self.options(slots, domain, filter, *at);
+                self.loops.push(options);
                 self.ops.push(Op::ForList { node });
                 let top = self.here();
                 self.ops.push(Op::ForNext { node, exit: 0 });
@@ -330,21 +341,75 @@ impl Builder<'_> {
         };
         (usize::from(var) < self.game.vars.len()).then(|| self.game.var_slot(var as usize, player))
     }
+
+    /// A choice's or loop's options, with how they are listed.
+    fn options(&self, slots: &[u16], domain: &Domain, filter: &Option<Expr>, at: usize) -> Options {
+        Options {
+            slots: SmallVec::from_slice(slots),
+            domain: domain.clone(),
+            filter: filter.clone(),
+            plan: match self.prepared {
+                true => ListPlan::of(slots, domain, filter.as_ref()),
+                false => ListPlan::default(),
+            },
+            at,
+        }
+    }
 }
 
-fn options(
-    slots: &[u16],
-    domain: &Domain,
-    filter: &Option<Expr>,
-    plan: Plan,
-    at: usize,
-) -> Options {
-    Options {
-        slots: SmallVec::from_slice(slots),
-        domain: domain.clone(),
-        filter: filter.clone(),
-        plan,
-        at,
+/// Whether each choice point of `stmts` is last, in the order the builder meets them (a choice
+/// before its body, a `then` before its `else`): no choice point and no `prefer(n)` can run after it,
+/// in its body or in anything that may run after it, and its options are listed without recording
+/// anything. `then_settled` says so of what follows the block (the end of the rule, or the rest of an
+/// enclosing block; for a loop body, also the loop's later passes).
+fn last_choices(stmts: &[Stmt], then_settled: bool, out: &mut Vec<bool>) {
+    // Whether what follows each statement is settled, found from the end of the block backwards.
+    let mut settled_after = vec![false; stmts.len()];
+    let mut settled = then_settled;
+    for (i, s) in stmts.iter().enumerate().rev() {
+        settled_after[i] = settled;
+        settled = settled && !forks_or_ranks(std::slice::from_ref(s));
+    }
+    for (s, after) in stmts.iter().zip(settled_after) {
+        match s {
+            Stmt::Choose {
+                body,
+                domain,
+                filter,
+                ..
+            } => {
+                // A choice whose options are listed by recording configurations (`seen_before`) is
+                // never last: a paused run must have recorded nothing, and options that share a run
+                // (see `Executor::fork`) must not see each other's records.
+                let listed_quietly =
+                    filter.as_ref().is_none_or(records_nothing) && domain_records_nothing(domain);
+                out.push(after && !forks_or_ranks(body) && listed_quietly);
+                last_choices(body, after, out);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                last_choices(body, after && !forks_or_ranks(body), out);
+            }
+            Stmt::If {
+                then, otherwise, ..
+            } => {
+                last_choices(then, after, out);
+                last_choices(otherwise, after, out);
+            }
+            Stmt::SetLocal { .. } | Stmt::SetVar { .. } | Stmt::Effect { .. } => {}
+        }
+    }
+}
+
+/// Whether listing a domain records nothing (`seen_before`).
+fn domain_records_nothing(domain: &Domain) -> bool {
+    match domain {
+        Domain::Sites | Domain::Players | Domain::Occupied => true,
+        Domain::SitesWith(e)
+        | Domain::Neighbours(e)
+        | Domain::Leaps(e)
+        | Domain::Track(e)
+        | Domain::Just(e) => records_nothing(e),
+        Domain::Range(a, b) => records_nothing(a) && records_nothing(b),
     }
 }
 
@@ -428,5 +493,13 @@ impl Game {
     /// prepared games only).
     pub fn paused_whole(&self, rule: usize) -> bool {
         self.programs().get(rule).is_some_and(|r| r.general.whole)
+    }
+
+    /// Whether each choice point of `rule` (for any player) is last, where a search pauses, in the
+    /// order they are written (prepared games only: none is in a game as written).
+    pub fn last_choices(&self, rule: usize) -> Vec<bool> {
+        self.programs().get(rule).map_or(Vec::new(), |r| {
+            r.general.choices.iter().map(|c| c.last).collect()
+        })
     }
 }

@@ -449,7 +449,7 @@ impl<'a> Run<'a> {
         slots: &[u16],
         domain: &Domain,
         filter: Option<&Expr>,
-        plan: Plan,
+        plan: ListPlan,
         items: &mut Vec<[Value; 2]>,
     ) -> Result<(), Box<EngineError>> {
         let g = self.game;
@@ -461,7 +461,7 @@ impl<'a> Run<'a> {
         };
         let start = items.len();
         // A drop's `sites() where empty(x)`: the vacant points straight from the bit sets.
-        if let (Domain::Sites, Some(SiteTest::One(SiteIs::Empty(0)))) = (domain, plan.0.test)
+        if let (Domain::Sites, Some(SiteTest::One(SiteIs::Empty(0)))) = (domain, plan.test)
             && let (Some(playing), Some(occupied)) =
                 (g.board.playing_bits(), st.counts.occupied_sites())
         {
@@ -553,7 +553,7 @@ impl<'a> Run<'a> {
         match filter {
             // The commonest filters (`empty(to)`, `has(over, prey) and empty(to)`) are tested on each
             // option's values directly, without binding them and calling the compiled filter.
-            Some(_) if let Some(test) = plan.0.test => {
+            Some(_) if let Some(test) = plan.test => {
                 // Without a branch per option, as above.
                 let mut kept = start;
                 for k in start..items.len() {
@@ -687,8 +687,9 @@ impl<'a> Run<'a> {
     }
 }
 
-/// How the options of a choice point or loop are listed (see [`Plan`]): worked out when the ruleset is
-/// compiled, from the choice's variables, domain and filter as they are then.
+/// How the options of a choice point or loop are listed: worked out when a prepared game's programs are
+/// built (program.rs), from the choice's variables, domain and filter; the default lists the domain and
+/// runs the filter on every option, which is right for any choice.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct ListPlan {
     /// The filter, when it is one of the tests made on the options' values directly.
@@ -723,7 +724,7 @@ pub(crate) struct Listing<'e> {
     slots: &'e [u16],
     domain: &'e Domain,
     filter: Option<&'e Expr>,
-    plan: Plan,
+    plan: ListPlan,
 }
 
 /// The listings with a loop of their own, the variable whose point they start from in a local.
@@ -745,7 +746,7 @@ impl<'e> Listing<'e> {
         slots: &'e [u16],
         domain: &'e Domain,
         filter: Option<&'e Expr>,
-        plan: Plan,
+        plan: ListPlan,
     ) -> Self {
         Listing {
             slots,
@@ -767,7 +768,7 @@ impl<'e> Listing<'e> {
             Some(&Value::Site(s)) => Some(s),
             _ => None,
         };
-        match self.plan.0.direct {
+        match self.plan.direct {
             // The two commonest listings of the hunt games, each test inlined for its case.
             Direct::Steps(x) => {
                 if let Some(s) = from(x) {

@@ -50,12 +50,8 @@ fn three_in_a_row() -> Game {
                 at: 0,
             }],
             at: 0,
-            last: false,
-            plan: Default::default(),
         }],
         at: 0,
-        last: false,
-        plan: Default::default(),
     }];
     let mut setup = vec![0; 3];
     setup[0] = 1;

@@ -1716,8 +1716,6 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         filter,
                         body,
                         at,
-                        last: false,
-                        plan: Default::default(),
                     }
                 } else {
                     eng::Stmt::For {
@@ -1726,7 +1724,6 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         filter,
                         body,
                         at,
-                        plan: Default::default(),
                     }
                 }
             }
