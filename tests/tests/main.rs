@@ -2,6 +2,7 @@
 
 mod architecture;
 mod bad_input;
+mod bagh_chal;
 mod corpus;
 mod demala;
 mod docs;
