@@ -10,6 +10,7 @@ mod hat;
 mod kerala;
 mod language;
 mod pancha;
+mod pulijudamu;
 mod raja_pasu;
 mod references;
 mod robustness;
