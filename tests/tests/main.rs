@@ -9,6 +9,7 @@ mod docs;
 mod hat;
 mod kerala;
 mod language;
+mod pallankuli;
 mod pancha;
 mod pulijudamu;
 mod raja_pasu;
