@@ -209,3 +209,30 @@ pub fn check_board_table(b: &keliya_board::Board, table: &[BoardRow<'_>]) {
         assert_eq!(got, want, "leaps from {point}");
     }
 }
+
+/// Checks a rules page's tables against its test file: every id in `ids` has a row (`| ID |` or `| ID /`)
+/// in `docs/rules/<page>`, the rows name at least one test, and every test they name (a name in backticks
+/// starting with one of `test_prefixes`) is a `fn` of `tests/tests/<tests>`.
+pub fn check_rule_rows(page: &str, tests: &str, ids: &[String], test_prefixes: &[&str]) {
+    let doc = std::fs::read_to_string(root().join("docs/rules").join(page)).expect("the page");
+    let code = std::fs::read_to_string(root().join("tests/tests").join(tests)).expect("the tests");
+    for id in ids {
+        let rows: Vec<&str> = doc
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {id} |")) || l.starts_with(&format!("| {id} /")))
+            .collect();
+        assert!(!rows.is_empty(), "{page} has no row for {id}");
+        let named: Vec<&str> = rows
+            .iter()
+            .flat_map(|row| row.split('`').skip(1).step_by(2))
+            .filter(|n| test_prefixes.iter().any(|p| n.starts_with(p)))
+            .collect();
+        assert!(!named.is_empty(), "{id}: {page} names no test");
+        for n in named {
+            assert!(
+                code.contains(&format!("fn {n}()")),
+                "{id}: {page} names `{n}`, which is not a test of {tests}"
+            );
+        }
+    }
+}

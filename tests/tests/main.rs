@@ -2,13 +2,16 @@
 
 mod architecture;
 mod bad_input;
+mod bagh_chal;
 mod corpus;
 mod demala;
 mod docs;
 mod hat;
 mod kerala;
 mod language;
+mod pallankuli;
 mod pancha;
+mod pulijudamu;
 mod raja_pasu;
 mod references;
 mod robustness;

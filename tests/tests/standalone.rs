@@ -147,7 +147,9 @@ fn no_ruleset_document_or_source_uses_the_words_of_the_working_material() {
 
 /// The rule ids in a text: `PK-1`, `RP-Q10`, `MD-7`, ...
 fn rule_ids(text: &str) -> BTreeSet<String> {
-    const PREFIXES: &[&str] = &["PK-", "KE-", "DD-", "HD-", "RP-", "MD-"];
+    const PREFIXES: &[&str] = &[
+        "PK-", "KE-", "DD-", "HD-", "RP-", "MD-", "BC-", "PJ-", "PL-",
+    ];
     let mut ids = BTreeSet::new();
     let bytes = text.as_bytes();
     for (i, _) in text.char_indices() {
@@ -223,7 +225,8 @@ fn every_rule_id_a_ruleset_cites_is_written_out_in_the_rules_pages() {
     );
     // The check itself finds what it should: ids of every game, and none that is not there.
     for id in [
-        "PK-17", "PK-Q20", "KE-11", "RP-14", "MD-8", "MD-Q8", "DD-Q10", "HD-8",
+        "PK-17", "PK-Q20", "KE-11", "RP-14", "MD-8", "MD-Q8", "DD-Q10", "HD-8", "BC-9", "BC-Q4",
+        "PJ-8", "PL-9",
     ] {
         assert!(defined.contains(id), "{id} is written out");
     }
@@ -239,7 +242,12 @@ fn every_rule_of_a_canonical_ruleset_is_stated_in_words_and_the_pages_say_the_sa
         "demala-diviyan-keliya",
     ]
     .iter()
-    .chain(&["hat-diviyan-keliya"])
+    .chain(&[
+        "hat-diviyan-keliya",
+        "bagh-chal",
+        "pulijudamu",
+        "pallankuli",
+    ])
     .map(|g| std::fs::read_to_string(root().join(format!("docs/rules/{g}.md"))).unwrap())
     .collect();
     for name in canonical() {

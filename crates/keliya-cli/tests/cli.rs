@@ -1322,6 +1322,9 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("raja-pasu-mandiri", "MD-8", "MD-Q8"),
         ("demala-diviyan-keliya", "DD-10", "DD-Q10"),
         ("hat-diviyan-keliya", "HD-8", "HD-Q3"),
+        ("bagh-chal", "BC-9", "BC-Q4"),
+        ("pulijudamu", "PJ-8", "PJ-Q3"),
+        ("pallankuli", "PL-9", "PL-Q4"),
     ] {
         let text = stdout(&keliya(&["show", game]));
         for part in [
