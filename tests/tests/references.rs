@@ -6,8 +6,14 @@
 use keliya_play::{Dice, play_random_game};
 use keliya_tests::compile;
 
+#[path = "../benches/reference/demala_23.rs"]
+mod demala_23;
 #[path = "../benches/reference/hat.rs"]
 mod hat;
+#[path = "../benches/reference/hunt.rs"]
+mod hunt;
+#[path = "../benches/reference/pancha.rs"]
+mod pancha;
 #[path = "../benches/reference/parker.rs"]
 mod parker;
 #[path = "../benches/reference/raja_pasu.rs"]
@@ -55,6 +61,20 @@ fn agree(ruleset: &str, games: u64, reference: fn(u64) -> (u32, Option<u8>)) {
 #[test]
 fn the_hunt_reference_plays_hat_diviyan_keliya_by_its_ruleset() {
     agree("hat-diviyan-keliya", 4000, hat::playout);
+}
+
+#[test]
+fn the_hunt_reference_plays_the_23_point_demala_diviyan_keliya_by_its_ruleset() {
+    agree(
+        "demala-diviyan-keliya/pulijudam-23",
+        2000,
+        demala_23::playout,
+    );
+}
+
+#[test]
+fn the_race_reference_plays_pancha_keliya_by_its_ruleset() {
+    agree("pancha-keliya", 1000, pancha::playout);
 }
 
 #[test]

@@ -1,0 +1,236 @@
+//! The hunt games written by hand for speed (`lib/hunt` and the boards of `hat.rs` and `demala_23.rs`):
+//! a board of up to 31 points as 32-bit site sets, one for the hunters and one for the prey; moves
+//! generated as masks (a hunter's steps are its neighbours that are empty, its leaps a branch-free pass
+//! over a list of four (over, landing) pairs per point, padded with a point that never holds prey; the
+//! prey's steps are listed from the empty points, each with the prey next to it); exact repetition
+//! detection on a short list of positions cleared at each drop or capture. Shares nothing with the engine
+//! but its dice.
+//!
+//! The rules, as `rulesets/lib/hunt.yaml` and the engine apply them:
+//!
+//! - Hunters waiting off the board are dropped on any empty point, one a turn; once none wait, a hunter
+//!   steps to an empty neighbour or leaps along a line over an adjacent prey onto the empty point just
+//!   beyond, taking it. Prey waiting off the board are dropped on any empty point, one a turn; once none
+//!   wait, a prey steps to an empty neighbour. Each (piece, target) is one move; a side with no move
+//!   passes (a ply and a turn, never a drop or capture).
+//! - Before each move (and at the start) the position is settled: the prey win when the hunters are to
+//!   move and have none (in the drop phase too); then the hunters win with `captures` captures; then the
+//!   caps, each a draw: 1,000 turns, 100 turns since the last drop or capture, and the third occurrence
+//!   of a position (pieces, captures, pieces waiting and the player to move) since the last drop or
+//!   capture. A drop or capture changes what waits or what was taken, so no earlier position can come
+//!   back: the list of positions starts again there and a key needs only the two site sets and the mover.
+
+use keliya_play::Dice;
+
+/// Largest number of points a board may have (one bit of a `u32` stays free for the padding).
+pub const MAX_POINTS: usize = 31;
+/// The padding point of the leap list: never holds prey, so a padded entry never gives a leap.
+const PAD: u8 = 31;
+/// Leaps listed per point (no point of these boards lies on more than two lines, or four rays).
+const LEAPS: usize = 4;
+/// Longest run of settled positions between two drops or captures: the quiet cap (100) plus one.
+const HISTORY: usize = 128;
+
+/// Player numbers, as the rulesets list them (`players: hunter, prey`).
+const HUNTER: u8 = 0;
+const PREY: u8 = 1;
+
+/// A game: its board, setup and numbers.
+pub struct Game {
+    pub board: Board,
+    /// Hunters on the board at the start (a site set), hunters and prey waiting beside it.
+    pub hunters: u32,
+    pub hunters_waiting: u32,
+    pub prey_waiting: u32,
+    /// The hunters move first.
+    pub hunters_first: bool,
+    /// Captures that win for the hunters.
+    pub win_captures: u32,
+}
+
+/// A board's tables.
+pub struct Board {
+    /// Neighbours of each point.
+    neighbours: [u32; 32],
+    /// Per point, the leaps from it: (point jumped, point landed on), padded with [`PAD`].
+    leaps: [[(u8, u8); LEAPS]; 32],
+    /// The point jumped over from `from` to land on `to`, by `from * 32 + to`.
+    over: [u8; 32 * 32],
+    /// Every point.
+    all: u32,
+}
+
+impl Board {
+    /// The tables of a board of `points` points with these edges and straight lines (each a list of
+    /// points in order along the line).
+    pub const fn new(points: usize, edges: &[(u8, u8)], lines: &[&[u8]]) -> Board {
+        assert!(points <= MAX_POINTS);
+        let mut neighbours = [0u32; 32];
+        let mut i = 0;
+        while i < edges.len() {
+            let (a, b) = edges[i];
+            neighbours[a as usize] |= 1 << b;
+            neighbours[b as usize] |= 1 << a;
+            i += 1;
+        }
+        let mut leaps = [[(PAD, 0u8); LEAPS]; 32];
+        let mut listed = [0usize; 32];
+        let mut over = [PAD; 32 * 32];
+        let mut l = 0;
+        while l < lines.len() {
+            let line = lines[l];
+            let mut k = 0;
+            while k + 2 < line.len() {
+                let (a, m, b) = (line[k], line[k + 1], line[k + 2]);
+                leaps[a as usize][listed[a as usize]] = (m, b);
+                listed[a as usize] += 1;
+                leaps[b as usize][listed[b as usize]] = (m, a);
+                listed[b as usize] += 1;
+                over[a as usize * 32 + b as usize] = m;
+                over[b as usize * 32 + a as usize] = m;
+                k += 1;
+            }
+            l += 1;
+        }
+        Board {
+            neighbours,
+            leaps,
+            over,
+            all: (1u32 << points) - 1,
+        }
+    }
+}
+
+/// The `r`-th lowest set bit of `m` (`r < m.count_ones()`).
+#[inline]
+fn nth_bit(mut m: u32, r: u32) -> u32 {
+    for _ in 0..r {
+        m &= m - 1;
+    }
+    m.trailing_zeros()
+}
+
+/// One random game from the start: (plies, winner: 0 the hunters, 1 the prey, `None` a draw by a cap).
+pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
+    let g = &game.board;
+    let mut dice = Dice::new(seed);
+    let (mut hunters, mut prey) = (game.hunters, 0u32);
+    let (mut hunters_waiting, mut prey_waiting) = (game.hunters_waiting, game.prey_waiting);
+    let mut hunters_move = game.hunters_first;
+    let (mut captures, mut turn, mut quiet, mut plies) = (0u32, 0u32, 0u32, 0u32);
+    let mut history = [0u64; HISTORY];
+    let mut seen = 0usize;
+    // Per hunter on the board: its point, its step targets and its leap landings.
+    let mut from = [0u32; 8];
+    let mut steps = [0u32; 8];
+    let mut leaps = [0u32; 8];
+    loop {
+        let empty = g.all & !(hunters | prey);
+        // The hunters' moves, needed first to settle the position (are they stuck?).
+        let mut listed = 0usize;
+        let mut moves = 0u32;
+        if hunters_move {
+            if hunters_waiting > 0 {
+                moves = empty.count_ones();
+            } else {
+                let mut hs = hunters;
+                while hs != 0 {
+                    let h = hs.trailing_zeros();
+                    hs &= hs - 1;
+                    let s = g.neighbours[h as usize] & empty;
+                    let mut l = 0u32;
+                    for &(o, t) in &g.leaps[h as usize] {
+                        l |= (prey >> o & empty >> t & 1) << t;
+                    }
+                    from[listed] = h;
+                    steps[listed] = s;
+                    leaps[listed] = l;
+                    moves += s.count_ones() + l.count_ones();
+                    listed += 1;
+                }
+            }
+            if moves == 0 {
+                return (plies, Some(PREY));
+            }
+        }
+        if captures >= game.win_captures {
+            return (plies, Some(HUNTER));
+        }
+        if turn >= 1000 || quiet >= 100 {
+            return (plies, None);
+        }
+        let key = prey as u64 | (hunters as u64) << 32 | (hunters_move as u64) << 63;
+        let before = history[..seen].iter().filter(|&&k| k == key).count();
+        if before >= 2 {
+            return (plies, None);
+        }
+        history[seen] = key;
+        seen += 1;
+        plies += 1;
+        turn += 1;
+        let progress = if hunters_move {
+            let mut r = dice.below(moves as usize) as u32;
+            if hunters_waiting > 0 {
+                hunters |= 1 << nth_bit(empty, r);
+                hunters_waiting -= 1;
+                true
+            } else {
+                let mut i = 0;
+                loop {
+                    let (s, l) = (steps[i].count_ones(), leaps[i].count_ones());
+                    if r < s {
+                        hunters ^= 1 << from[i] | 1 << nth_bit(steps[i], r);
+                        break false;
+                    }
+                    r -= s;
+                    if r < l {
+                        let t = nth_bit(leaps[i], r);
+                        hunters ^= 1 << from[i] | 1 << t;
+                        prey ^= 1 << g.over[from[i] as usize * 32 + t as usize];
+                        captures += 1;
+                        break true;
+                    }
+                    r -= l;
+                    i += 1;
+                }
+            }
+        } else if prey_waiting > 0 {
+            let r = dice.below(empty.count_ones() as usize) as u32;
+            prey |= 1 << nth_bit(empty, r);
+            prey_waiting -= 1;
+            true
+        } else {
+            // Each empty point with the prey next to it that could step there.
+            let mut n = 0;
+            let mut es = empty;
+            while es != 0 {
+                let e = es.trailing_zeros();
+                es &= es - 1;
+                n += (g.neighbours[e as usize] & prey).count_ones();
+            }
+            if n > 0 {
+                let mut r = dice.below(n as usize) as u32;
+                let mut es = empty;
+                loop {
+                    let e = es.trailing_zeros();
+                    es &= es - 1;
+                    let near = g.neighbours[e as usize] & prey;
+                    let c = near.count_ones();
+                    if r < c {
+                        prey ^= 1 << e | 1 << nth_bit(near, r);
+                        break;
+                    }
+                    r -= c;
+                }
+            }
+            false // a step, or a pass
+        };
+        if progress {
+            quiet = 0;
+            seen = 0;
+        } else {
+            quiet += 1;
+        }
+        hunters_move = !hunters_move;
+    }
+}
