@@ -115,6 +115,29 @@ const REFERENCES: &[Reference] = &[
 ];
 
 fn main() {
+    // `cargo bench -p keliya-tests -- alone RULESET`: that ruleset's reference alone, 20 rounds of its
+    // batch, for a profiler (`perf record`, `valgrind --tool=callgrind`) to see it without the interpreter.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "alone") {
+        let name = args.get(i + 1).map_or("", String::as_str);
+        let Some(r) = REFERENCES.iter().find(|r| r.ruleset == name) else {
+            eprintln!("no reference for `{name}`");
+            return;
+        };
+        let start = Instant::now();
+        let mut plies = 0u64;
+        for i in 0..20 * r.theirs {
+            plies += u64::from((r.playout)(i).0);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {} playouts in {secs:.2} s ({:.0} playouts/s, {:.1} plies each)",
+            20 * r.theirs,
+            20.0 * r.theirs as f64 / secs,
+            plies as f64 / (20 * r.theirs) as f64
+        );
+        return;
+    }
     // `cargo test --benches` runs this binary with `--bench`-less args; keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
     let playouts = if quick { 20 } else { 2000 };
@@ -155,6 +178,8 @@ fn main() {
     }
 }
 
+#[path = "reference/bits.rs"]
+mod bits;
 #[path = "reference/demala_23.rs"]
 mod demala_23;
 #[path = "reference/hat.rs"]

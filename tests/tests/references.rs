@@ -6,6 +6,8 @@
 use keliya_play::{Dice, play_random_game};
 use keliya_tests::compile;
 
+#[path = "../benches/reference/bits.rs"]
+mod bits;
 #[path = "../benches/reference/demala_23.rs"]
 mod demala_23;
 #[path = "../benches/reference/hat.rs"]

@@ -4,7 +4,7 @@
 //! over a list of four (over, landing) pairs per point, padded with a point that never holds prey; the
 //! prey's steps are listed from the empty points, each with the prey next to it); exact repetition
 //! detection on a short list of positions cleared at each drop or capture. Shares nothing with the engine
-//! but its dice.
+//! but its dice (through `bits.rs`).
 //!
 //! The rules, as `rulesets/lib/hunt.yaml` and the engine apply them:
 //!
@@ -20,10 +20,11 @@
 //!   capture. A drop or capture changes what waits or what was taken, so no earlier position can come
 //!   back: the list of positions starts again there and a key needs only the two site sets and the mover.
 
-use keliya_play::Dice;
+use super::bits::Bits;
 
-/// Largest number of points a board may have (one bit of a `u32` stays free for the padding).
-pub const MAX_POINTS: usize = 31;
+/// Largest number of points a board may have: site sets are counted 12 bits at a time by a table (the
+/// baseline x86-64 target has no population count instruction).
+pub const MAX_POINTS: usize = 24;
 /// The padding point of the leap list: never holds prey, so a padded entry never gives a leap.
 const PAD: u8 = 31;
 /// Leaps listed per point (no point of these boards lies on more than two lines, or four rays).
@@ -101,7 +102,24 @@ impl Board {
     }
 }
 
-/// The `r`-th lowest set bit of `m` (`r < m.count_ones()`).
+/// Set bits of each 12-bit number.
+static POP12: [u8; 4096] = {
+    let mut t = [0u8; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Points in a site set.
+#[inline]
+fn pop(m: u32) -> u32 {
+    POP12[(m & 0xfff) as usize] as u32 + POP12[(m >> 12 & 0xfff) as usize] as u32
+}
+
+/// The `r`-th lowest set bit of `m` (`r < pop(m)`).
 #[inline]
 fn nth_bit(mut m: u32, r: u32) -> u32 {
     for _ in 0..r {
@@ -113,7 +131,7 @@ fn nth_bit(mut m: u32, r: u32) -> u32 {
 /// One random game from the start: (plies, winner: 0 the hunters, 1 the prey, `None` a draw by a cap).
 pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
     let g = &game.board;
-    let mut dice = Dice::new(seed);
+    let mut dice = Bits::new(seed);
     let (mut hunters, mut prey) = (game.hunters, 0u32);
     let (mut hunters_waiting, mut prey_waiting) = (game.hunters_waiting, game.prey_waiting);
     let mut hunters_move = game.hunters_first;
@@ -131,7 +149,7 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
         let mut moves = 0u32;
         if hunters_move {
             if hunters_waiting > 0 {
-                moves = empty.count_ones();
+                moves = pop(empty);
             } else {
                 let mut hs = hunters;
                 while hs != 0 {
@@ -145,7 +163,7 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
                     from[listed] = h;
                     steps[listed] = s;
                     leaps[listed] = l;
-                    moves += s.count_ones() + l.count_ones();
+                    moves += pop(s) + pop(l);
                     listed += 1;
                 }
             }
@@ -169,7 +187,7 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
         plies += 1;
         turn += 1;
         let progress = if hunters_move {
-            let mut r = dice.below(moves as usize) as u32;
+            let mut r = dice.below(moves);
             if hunters_waiting > 0 {
                 hunters |= 1 << nth_bit(empty, r);
                 hunters_waiting -= 1;
@@ -177,7 +195,7 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
             } else {
                 let mut i = 0;
                 loop {
-                    let (s, l) = (steps[i].count_ones(), leaps[i].count_ones());
+                    let (s, l) = (pop(steps[i]), pop(leaps[i]));
                     if r < s {
                         hunters ^= 1 << from[i] | 1 << nth_bit(steps[i], r);
                         break false;
@@ -195,7 +213,7 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
                 }
             }
         } else if prey_waiting > 0 {
-            let r = dice.below(empty.count_ones() as usize) as u32;
+            let r = dice.below(pop(empty));
             prey |= 1 << nth_bit(empty, r);
             prey_waiting -= 1;
             true
@@ -206,16 +224,16 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
             while es != 0 {
                 let e = es.trailing_zeros();
                 es &= es - 1;
-                n += (g.neighbours[e as usize] & prey).count_ones();
+                n += pop(g.neighbours[e as usize] & prey);
             }
             if n > 0 {
-                let mut r = dice.below(n as usize) as u32;
+                let mut r = dice.below(n);
                 let mut es = empty;
                 loop {
                     let e = es.trailing_zeros();
                     es &= es - 1;
                     let near = g.neighbours[e as usize] & prey;
-                    let c = near.count_ones();
+                    let c = pop(near);
                     if r < c {
                         prey ^= 1 << e | 1 << nth_bit(near, r);
                         break;

@@ -1,7 +1,7 @@
 //! Pancha Keliya on the pancha petha board (`rulesets/pancha-keliya.yaml`, every parameter at its default)
 //! by hand, for speed: a pawn is one byte, its route position (0 waiting beside the start square, 1-60 the
 //! squares, 61 the throne, [`OFF`] not activated); a pancha's sharings are enumerated directly. Shares
-//! nothing with the engine but its dice.
+//! nothing with the engine but its dice (through `bits.rs`).
 //!
 //! The game as the ruleset has it:
 //!
@@ -24,7 +24,7 @@
 //!   all sharings only those using the most points are moves.
 //! - The first team with three pawns on the throne wins; 2,000 turns are a draw.
 
-use keliya_play::Dice;
+use super::bits::Bits;
 
 /// A pawn not yet activated.
 const OFF: u8 = 0xff;
@@ -41,6 +41,17 @@ const PANCHA: usize = 5;
 /// Most sharings of one pancha: three pawns take parts summing to at most 5 (56 ways), for 0-3 activations.
 const MOST_SHARINGS: usize = 256;
 
+/// Cowries mouth up in a cast of six, by the cast's six random bits (bit `i` for cowrie `i`).
+const MOUTHS_UP: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Positions any number of pawns of either team may share: the safe squares and the throne.
 const OPEN: u64 = {
     let mut m = 1u64 << THRONE;
@@ -52,33 +63,36 @@ const OPEN: u64 = {
     m
 };
 
-/// The square of a position, numbered the same for both teams where their routes meet, by team and
-/// position; squares no opponent can reach (own bar, own last stretch, waiting places, the throne) get
-/// numbers of their own.
-const SQUARE: [[u8; 62]; 2] = {
-    let mut s = [[0u8; 62]; 2];
-    let mut p = 0;
-    while p < 62 {
-        let common = match p {
-            6..=10 | 52..=56 => p,
-            11 | 51 => 11,
-            12..=50 => p, // A's frame: B's position q is A's 62 - q
-            _ => 100,
-        };
-        s[0][p] = if common == 100 {
-            100 + p as u8
-        } else {
-            common as u8
-        };
-        s[1][p] = match p {
-            12..=50 => 62 - p as u8,
-            _ if common == 100 => 170 + p as u8,
-            _ => common as u8,
-        };
-        p += 1;
+/// Plain squares both routes cross the same way (the stem, C1-C4) and the ring, as position masks.
+const SAME: u64 = 0b1111 << 7 | 0b1111 << 52;
+const RING: u64 = ((1 << 51) - (1 << 12)) & !OPEN;
+
+/// The opponent's positions, as a mask, turned into the mover's positions of the same squares (the
+/// plain squares both routes share only: elsewhere they never meet, or may share). Position `q` of the
+/// ring is the other team's `62 - q`.
+#[inline]
+fn facing(theirs: u64) -> u64 {
+    theirs & SAME | (theirs & RING).reverse_bits() >> 1
+}
+
+/// The other team's position on the square of the mover's plain position `t`, if they share it.
+#[inline]
+fn facing_one(t: u8) -> Option<u8> {
+    match t {
+        7..=10 | 52..=55 => Some(t),
+        12..=50 if OPEN >> t & 1 == 0 => Some(62 - t),
+        _ => None,
     }
-    s
-};
+}
+
+/// Positions of a team's pawns on the route or waiting, as a mask (the throne and off the board left
+/// out).
+#[inline]
+fn on_route(pawns: &[u8]) -> u64 {
+    pawns
+        .iter()
+        .fold(0, |m, &p| m | if p < THRONE { 1u64 << p } else { 0 })
+}
 
 /// Pawns of both teams: team `t`'s pawn `i` is byte `3 * t + i`.
 type Pawns = [u8; 6];
@@ -86,44 +100,59 @@ type Pawns = [u8; 6];
 /// One random game from the start: (plies: moves and passes, winner: 0 team A, 1 team B, `None` a draw by
 /// the cap).
 pub fn playout(seed: u64) -> (u32, Option<u8>) {
-    let mut dice = Dice::new(seed);
+    let mut dice = Bits::new(seed);
     let mut pawns: Pawns = [OFF; 6];
     let (mut mover, mut turn, mut plies) = (0usize, 0u32, 0u32);
-    let mut sharings = [[0u8; 6]; MOST_SHARINGS];
+    // Pawns on the throne, per team (they never leave it).
+    let mut crowned = [0u8; 2];
+    let mut sharings = [[0u8; 3]; MOST_SHARINGS];
     loop {
-        let up = (dice.below(64) as u32).count_ones() as usize;
+        let up = MOUTHS_UP[dice.take(6) as usize] as usize;
         let me = 3 * mover;
         let picked = if up == PANCHA {
             let found = pancha(&pawns, mover, &mut sharings);
             if found > 0 {
-                pawns = sharings[dice.below(found)];
+                let mine = sharings[dice.below(found as u32) as usize];
+                crowned[mover] = mine.iter().filter(|&&p| p == THRONE).count() as u8;
+                pawns[me..me + 3].copy_from_slice(&mine);
+                // A pawn on a plain square has taken any opponent there (none share one otherwise).
+                for t in mine {
+                    if let Some(q) = facing_one(t) {
+                        for o in &mut pawns[3 - me..6 - me] {
+                            if *o == q {
+                                *o = OFF;
+                            }
+                        }
+                    }
+                }
                 true
             } else {
                 false
             }
         } else if VALUE[up] > 0 {
             let v = VALUE[up];
-            // Distinct starting positions whose target is open, and an activation.
-            let mut from = [0u8; 4];
-            let mut n = 0;
-            for i in 0..3 {
-                let p = pawns[me + i];
-                if p == OFF || p == THRONE || pawns[me..me + i].contains(&p) {
-                    continue;
-                }
-                let t = p + v;
-                if t <= THRONE && (OPEN >> t & 1 == 1 || free(&pawns, mover, t)) {
-                    from[n] = p;
-                    n += 1;
-                }
-            }
+            // Distinct starting positions whose target is at most the throne and open or empty of
+            // pawns, as a mask; then an activation.
+            let mine = on_route(&pawns[me..me + 3]);
+            let taken = mine | facing(on_route(&pawns[3 - me..6 - me]));
+            let from = mine & ((OPEN | !taken) & ((1 << (THRONE + 1)) - 1)) >> v;
+            let n = from.count_ones() as usize;
             let activate = v == 1 && pawns[me..me + 3].contains(&OFF);
             let total = n + activate as usize;
             if total > 0 {
-                let r = dice.below(total);
-                let p = if r < n { from[r] } else { OFF };
+                let r = dice.below(total as u32) as usize;
+                let p = if r < n {
+                    let mut m = from;
+                    for _ in 0..r {
+                        m &= m - 1;
+                    }
+                    m.trailing_zeros() as u8
+                } else {
+                    OFF
+                };
                 let i = (0..3).find(|&i| pawns[me + i] == p).unwrap_or(0);
                 pawns[me + i] = if r < n { p + v } else { 0 };
+                crowned[mover] += (r < n && p + v == THRONE) as u8;
                 true
             } else {
                 false
@@ -132,7 +161,7 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
             false
         };
         plies += 1;
-        if picked && pawns[me..me + 3] == [THRONE; 3] {
+        if crowned[mover] == 3 {
             return (plies, Some(mover as u8));
         }
         if !picked || AGAIN >> up & 1 == 0 {
@@ -145,51 +174,99 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
     }
 }
 
-/// No pawn of either team stands on position `t` of `mover`'s route (a plain square).
-#[inline]
-fn free(pawns: &Pawns, mover: usize, t: u8) -> bool {
-    let me = 3 * mover;
-    let them = 3 - me;
-    let sq = SQUARE[mover][t as usize];
-    !pawns[me..me + 3].contains(&t)
-        && (0..3).all(|i| {
-            let q = pawns[them + i];
-            q == OFF || SQUARE[mover ^ 1][q as usize] != sq
-        })
-}
-
-/// The sharings of a pancha that use the most points, as the positions they make; returns how many.
-fn pancha(pawns: &Pawns, mover: usize, out: &mut [Pawns; MOST_SHARINGS]) -> usize {
+/// The sharings of a pancha that use the most points, as the positions of the mover's pawns they make
+/// (captures are worked out for the one chosen); returns how many. Nearly always some sharing uses all
+/// five points: those are enumerated directly, as parts for the movable pawns taken front first; only
+/// when there is none are the partial sharings searched.
+fn pancha(pawns: &Pawns, mover: usize, out: &mut [[u8; 3]; MOST_SHARINGS]) -> usize {
     let me = 3 * mover;
     let mut s = Search {
-        mover,
-        best: 0,
+        best: PANCHA as u8,
         found: 0,
         out,
     };
-    let off = pawns[me..me + 3].iter().filter(|&&p| p == OFF).count();
-    let mut start = *pawns;
-    for k in 0..=off.min(3) {
+    let first = [pawns[me], pawns[me + 1], pawns[me + 2]];
+    let off = first.iter().filter(|&&p| p == OFF).count();
+    let mut start = first;
+    for k in 0..=off {
         if k > 0 {
-            // Activate one more pawn: it waits at position 0.
-            let i = (0..3).find(|&i| start[me + i] == OFF).unwrap_or(0);
-            start[me + i] = 0;
+            activate(&mut start);
         }
-        s.share(start, 0, k as u8, PANCHA as u8 - k as u8, u8::MAX, u8::MAX);
+        s.full(start, PANCHA as u8 - k as u8);
+    }
+    if s.found == 0 {
+        s.best = 0;
+        let mut start = first;
+        for k in 0..=off {
+            if k > 0 {
+                activate(&mut start);
+            }
+            s.share(start, 0, k as u8, PANCHA as u8 - k as u8, u8::MAX, u8::MAX);
+        }
     }
     s.found
 }
 
+/// Activates one pawn: it waits at position 0.
+fn activate(pawns: &mut [u8; 3]) {
+    if let Some(p) = pawns.iter_mut().find(|p| **p == OFF) {
+        *p = 0;
+    }
+}
+
 struct Search<'a> {
-    mover: usize,
     /// Most points used by a sharing found so far, and how many sharings use them.
     best: u8,
     found: usize,
-    out: &'a mut [Pawns; MOST_SHARINGS],
+    out: &'a mut [[u8; 3]; MOST_SHARINGS],
 }
 
 impl Search<'_> {
-    fn keep(&mut self, pawns: Pawns, used: u8) {
+    /// Every sharing of exactly `left` points: parts `a` for the movable pawns sorted front first (pawns on
+    /// one square by decreasing parts), each part's target checked against the mover's pawns where they
+    /// stand when it moves.
+    fn full(&mut self, pawns: [u8; 3], left: u8) {
+        // Front first; pawns off the board (0xff) and on the throne (61) cannot move: put them last.
+        let key = |p: u8| if p >= THRONE { 0 } else { p + 1 };
+        let mut q = pawns;
+        for (i, j) in [(0, 1), (1, 2), (0, 1)] {
+            if key(q[i]) < key(q[j]) {
+                q.swap(i, j);
+            }
+        }
+        let movable = q.iter().filter(|&&p| p < THRONE).count();
+        let cap = |i: usize| if i < movable { left } else { 0 };
+        for a0 in 0..=cap(0) {
+            for a1 in 0..=cap(1).min(left - a0) {
+                let a2 = left - a0 - a1;
+                if a2 > cap(2) {
+                    continue;
+                }
+                let a = [a0, a1, a2];
+                let mut at = q;
+                let valid = (0..3).all(|i| {
+                    if a[i] == 0 {
+                        return true;
+                    }
+                    if i > 0 && q[i] == q[i - 1] && a[i] > a[i - 1] {
+                        return false;
+                    }
+                    let t = q[i] + a[i];
+                    if t > THRONE || (OPEN >> t & 1 == 0 && at.contains(&t)) {
+                        return false;
+                    }
+                    at[i] = t;
+                    true
+                });
+                if valid {
+                    self.out[self.found] = at;
+                    self.found += 1;
+                }
+            }
+        }
+    }
+
+    fn keep(&mut self, pawns: [u8; 3], used: u8) {
         if used > self.best {
             self.best = used;
             self.found = 0;
@@ -202,43 +279,32 @@ impl Search<'_> {
 
     /// Shares `left` more points among the pawns not in `moved` (a mask), front pawn first: a part of `n`
     /// from position `p` may follow the last part (`last_p`, `last_n`) when `p < last_p`, or `p == last_p`
-    /// and `n <= last_n`.
-    fn share(&mut self, pawns: Pawns, moved: u8, used: u8, left: u8, last_p: u8, last_n: u8) {
+    /// and `n <= last_n`. A part's targets are a mask: the next `n` positions that are open or hold none
+    /// of the mover's pawns (opponents never stop a pancha; they are taken).
+    fn share(&mut self, pawns: [u8; 3], moved: u8, used: u8, left: u8, last_p: u8, last_n: u8) {
         if left == 0 || used > 0 {
             self.keep(pawns, used);
         }
-        let me = 3 * self.mover;
-        let them = 3 - me;
-        for n in 1..=left {
-            for i in 0..3 {
-                let p = pawns[me + i];
-                if moved >> i & 1 == 1
-                    || p == OFF
-                    || p == THRONE
-                    || (0..i).any(|j| moved >> j & 1 == 0 && pawns[me + j] == p)
-                    || p > last_p
-                    || (p == last_p && n > last_n)
-                {
-                    continue;
-                }
-                let t = p + n;
-                if t > THRONE {
-                    continue;
-                }
+        let own = pawns
+            .iter()
+            .fold(0u64, |m, &p| m | 1u64.checked_shl(p as u32).unwrap_or(0));
+        for i in 0..3 {
+            let p = pawns[i];
+            if moved >> i & 1 == 1
+                || p >= THRONE
+                || p > last_p
+                || (0..i).any(|j| moved >> j & 1 == 0 && pawns[j] == p)
+            {
+                continue;
+            }
+            let most = if p == last_p { last_n.min(left) } else { left }.min(THRONE - p);
+            let mut targets = ((1u64 << most) - 1) << (p + 1) & (OPEN | !own);
+            while targets != 0 {
+                let t = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let n = t - p;
                 let mut next = pawns;
-                next[me + i] = t;
-                if OPEN >> t & 1 == 0 {
-                    if pawns[me..me + 3].contains(&t) {
-                        continue;
-                    }
-                    let sq = SQUARE[self.mover][t as usize];
-                    for j in them..them + 3 {
-                        let q = next[j];
-                        if q != OFF && SQUARE[self.mover ^ 1][q as usize] == sq {
-                            next[j] = OFF;
-                        }
-                    }
-                }
+                next[i] = t;
                 self.share(next, moved | 1 << i, used + n, left - n, p, n);
             }
         }
