@@ -115,8 +115,8 @@ const REFERENCES: &[Reference] = &[
 ];
 
 fn main() {
-    // `cargo bench -p keliya-tests -- alone RULESET`: that ruleset's reference alone, 20 rounds of its
-    // batch, for a profiler (`perf record`, `valgrind --tool=callgrind`) to see it without the interpreter.
+    // `cargo bench -p keliya-tests -- alone RULESET [BATCHES]`: that ruleset's reference alone, 20 (or
+    // BATCHES) of its batches, for a profiler (`perf record`, `valgrind --tool=callgrind`) to see it without the interpreter.
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "alone") {
         let name = args.get(i + 1).map_or("", String::as_str);
@@ -124,17 +124,18 @@ fn main() {
             eprintln!("no reference for `{name}`");
             return;
         };
+        let batches: u64 = args.get(i + 2).and_then(|b| b.parse().ok()).unwrap_or(20);
+        let n = batches * r.theirs;
         let start = Instant::now();
         let mut plies = 0u64;
-        for i in 0..20 * r.theirs {
+        for i in 0..n {
             plies += u64::from((r.playout)(i).0);
         }
         let secs = start.elapsed().as_secs_f64();
         println!(
-            "{name}: {} playouts in {secs:.2} s ({:.0} playouts/s, {:.1} plies each)",
-            20 * r.theirs,
-            20.0 * r.theirs as f64 / secs,
-            plies as f64 / (20 * r.theirs) as f64
+            "{name}: {n} playouts in {secs:.2} s ({:.0} playouts/s, {:.1} plies each)",
+            n as f64 / secs,
+            plies as f64 / n as f64
         );
         return;
     }

@@ -113,10 +113,14 @@ static POP12: [u8; 4096] = {
     t
 };
 
-/// Points in a site set.
+/// Points in a site set of a board of `small` (at most 12 points) or more points.
 #[inline]
-fn pop(m: u32) -> u32 {
-    POP12[(m & 0xfff) as usize] as u32 + POP12[(m >> 12 & 0xfff) as usize] as u32
+fn pop(m: u32, small: bool) -> u32 {
+    if small {
+        POP12[m as usize & 0xfff] as u32
+    } else {
+        POP12[(m & 0xfff) as usize] as u32 + POP12[(m >> 12 & 0xfff) as usize] as u32
+    }
 }
 
 /// The `r`-th lowest set bit of `m` (`r < pop(m)`).
@@ -142,6 +146,12 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
     let mut from = [0u32; 8];
     let mut steps = [0u32; 8];
     let mut leaps = [0u32; 8];
+    let mut counts = [(0u32, 0u32); 8];
+    // Per empty point, the prey next to it, and how many.
+    let mut near = [0u32; MAX_POINTS];
+    let mut near_n = [0u32; MAX_POINTS];
+    let small = g.all < 1 << 12;
+    let pop = |m: u32| pop(m, small);
     loop {
         let empty = g.all & !(hunters | prey);
         // The hunters' moves, needed first to settle the position (are they stuck?).
@@ -163,7 +173,8 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
                     from[listed] = h;
                     steps[listed] = s;
                     leaps[listed] = l;
-                    moves += pop(s) + pop(l);
+                    counts[listed] = (pop(s), pop(l));
+                    moves += counts[listed].0 + counts[listed].1;
                     listed += 1;
                 }
             }
@@ -195,7 +206,7 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
             } else {
                 let mut i = 0;
                 loop {
-                    let (s, l) = (pop(steps[i]), pop(leaps[i]));
+                    let (s, l) = counts[i];
                     if r < s {
                         hunters ^= 1 << from[i] | 1 << nth_bit(steps[i], r);
                         break false;
@@ -219,26 +230,28 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
             true
         } else {
             // Each empty point with the prey next to it that could step there.
-            let mut n = 0;
+            let (mut n, mut k) = (0, 0);
             let mut es = empty;
             while es != 0 {
                 let e = es.trailing_zeros();
                 es &= es - 1;
-                n += pop(g.neighbours[e as usize] & prey);
+                near[k] = g.neighbours[e as usize] & prey;
+                near_n[k] = pop(near[k]);
+                n += near_n[k];
+                k += 1;
             }
             if n > 0 {
                 let mut r = dice.below(n);
-                let mut es = empty;
+                let (mut es, mut k) = (empty, 0);
                 loop {
                     let e = es.trailing_zeros();
                     es &= es - 1;
-                    let near = g.neighbours[e as usize] & prey;
-                    let c = pop(near);
-                    if r < c {
-                        prey ^= 1 << e | 1 << nth_bit(near, r);
+                    if r < near_n[k] {
+                        prey ^= 1 << e | 1 << nth_bit(near[k], r);
                         break;
                     }
-                    r -= c;
+                    r -= near_n[k];
+                    k += 1;
                 }
             }
             false // a step, or a pass
