@@ -116,7 +116,7 @@ const REFERENCES: &[Reference] = &[
 
 fn main() {
     // `cargo bench -p keliya-tests -- alone RULESET [BATCHES]`: that ruleset's reference alone, 20 (or
-    // BATCHES) of its batches, for a profiler (`perf record`, `valgrind --tool=callgrind`) to see it without the interpreter.
+    // BATCHES, which may be a fraction) of its batches, for a profiler (`perf record`, `valgrind --tool=callgrind`) to see it without the interpreter.
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "alone") {
         let name = args.get(i + 1).map_or("", String::as_str);
@@ -124,8 +124,8 @@ fn main() {
             eprintln!("no reference for `{name}`");
             return;
         };
-        let batches: u64 = args.get(i + 2).and_then(|b| b.parse().ok()).unwrap_or(20);
-        let n = batches * r.theirs;
+        let batches: f64 = args.get(i + 2).and_then(|b| b.parse().ok()).unwrap_or(20.0);
+        let n = (batches * r.theirs as f64) as u64;
         let start = Instant::now();
         let mut plies = 0u64;
         for i in 0..n {

@@ -67,13 +67,34 @@ const OPEN: u64 = {
 const SAME: u64 = 0b1111 << 7 | 0b1111 << 52;
 const RING: u64 = ((1 << 51) - (1 << 12)) & !OPEN;
 
-/// The opponent's positions, as a mask, turned into the mover's positions of the same squares (the
-/// plain squares both routes share only: elsewhere they never meet, or may share). Position `q` of the
-/// ring is the other team's `62 - q`.
-#[inline]
-fn facing(theirs: u64) -> u64 {
-    theirs & SAME | (theirs & RING).reverse_bits() >> 1
-}
+/// Per position of the other team (`OFF` included), the mover's position of the same plain square as a
+/// one-bit mask, or 0 where they never meet on a plain square. Position `q` of the ring is the other
+/// team's `62 - q`.
+const FACING: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut q = 0;
+    while q < 62 {
+        if SAME >> q & 1 == 1 {
+            t[q] = 1 << q;
+        } else if RING >> q & 1 == 1 {
+            t[q] = 1 << (62 - q);
+        }
+        q += 1;
+    }
+    t
+};
+
+/// Per position (`OFF` included), its bit in a mask of the positions pawns can move from: the route and
+/// the waiting place, not the throne.
+const FROM_BIT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut p = 0;
+    while p < THRONE as usize {
+        t[p] = 1 << p;
+        p += 1;
+    }
+    t
+};
 
 /// The other team's position on the square of the mover's plain position `t`, if they share it.
 #[inline]
@@ -85,13 +106,10 @@ fn facing_one(t: u8) -> Option<u8> {
     }
 }
 
-/// Positions of a team's pawns on the route or waiting, as a mask (the throne and off the board left
-/// out).
+/// One of a team's three pawns is at `p` (three comparisons, not a search).
 #[inline]
-fn on_route(pawns: &[u8]) -> u64 {
-    pawns
-        .iter()
-        .fold(0, |m, &p| m | if p < THRONE { 1u64 << p } else { 0 })
+fn has(team: &[u8], p: u8) -> bool {
+    (team[0] == p) | (team[1] == p) | (team[2] == p)
 }
 
 /// Pawns of both teams: team `t`'s pawn `i` is byte `3 * t + i`.
@@ -133,11 +151,17 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
             let v = VALUE[up];
             // Distinct starting positions whose target is at most the throne and open or empty of
             // pawns, as a mask; then an activation.
-            let mine = on_route(&pawns[me..me + 3]);
-            let taken = mine | facing(on_route(&pawns[3 - me..6 - me]));
+            let b = |i: usize| FROM_BIT[pawns[i] as usize];
+            let f = |i: usize| FACING[pawns[i] as usize];
+            let mine = b(me) | b(me + 1) | b(me + 2);
+            let them = 3 - me;
+            let taken = mine | f(them) | f(them + 1) | f(them + 2);
             let from = mine & ((OPEN | !taken) & ((1 << (THRONE + 1)) - 1)) >> v;
-            let n = from.count_ones() as usize;
-            let activate = v == 1 && pawns[me..me + 3].contains(&OFF);
+            let n = (from != 0) as usize
+                + (from & from.wrapping_sub(1) != 0) as usize
+                + (from & from.wrapping_sub(1) & (from & from.wrapping_sub(1)).wrapping_sub(1) != 0)
+                    as usize;
+            let activate = v == 1 && has(&pawns[me..me + 3], OFF);
             let total = n + activate as usize;
             if total > 0 {
                 let r = dice.below(total as u32) as usize;
@@ -252,7 +276,7 @@ impl Search<'_> {
                         return false;
                     }
                     let t = q[i] + a[i];
-                    if t > THRONE || (OPEN >> t & 1 == 0 && at.contains(&t)) {
+                    if t > THRONE || (OPEN >> t & 1 == 0 && has(&at, t)) {
                         return false;
                     }
                     at[i] = t;

@@ -33,7 +33,7 @@
 //! the dice of keliya-play through `bits.rs`.
 //!
 //! Every legal move set has the same members as the interpreter's (listed in another order), every move
-//! is drawn with `Dice::below(number of legal moves)`, the round-ending fallback included, and a ply is
+//! is drawn uniformly among the legal moves (`Bits::below`), the round-ending fallback included, and a ply is
 //! counted per applied move. Round wins, ties and the other statistics-only variables of the ruleset do
 //! not influence play and are not kept. Nothing is simplified: positions and loop-guard configurations
 //! are compared exactly (packed into 128 bits) instead of by hash, which only removes the interpreter's
