@@ -224,13 +224,13 @@ const ROW_BYTES: u64 = (1 << (8 * ROW)) - 1;
 #[inline]
 fn nonzero64(x: u64) -> u64 {
     const L: u64 = u64::MAX / 0xff * 0x7f;
-    ((x & L) + L | x) & !L
+    (((x & L) + L) | x) & !L
 }
 
 /// The holes of `x` (bytes below 128) that are not zero, as the top bit of their byte.
 #[inline]
 fn nonzero(x: u128) -> u128 {
-    ((x & LOW7) + LOW7 | x) & !LOW7
+    (((x & LOW7) + LOW7) | x) & !LOW7
 }
 
 /// The holes of a row flagged by `nonzero` (the row's seven bytes at the bottom of `x`), as the low
@@ -356,7 +356,7 @@ impl<'t> Match<'t> {
     #[inline]
     fn drop_lap(&mut self, ones: u128) -> bool {
         self.cells += ones;
-        let fours = !nonzero(self.cells ^ ONES * 4) & ones << 7;
+        let fours = !nonzero(self.cells ^ (ONES * 4)) & ones << 7;
         if fours == 0 {
             return false;
         }
@@ -438,7 +438,7 @@ impl<'t> Match<'t> {
     /// The fallback move: ends the round, and then either the match or sets up the next round.
     fn end_round(&mut self) -> RoundEnd {
         let row = if self.mover == 0 { SOUTH } else { NORTH };
-        let row_empty = self.cells & row * 0xff == 0;
+        let row_empty = self.cells & (row * 0xff) == 0;
         let capped = !row_empty
             && (self.turn - self.round_start >= MAX_TURNS_PER_ROUND
                 || self.repetitions >= ROUND_REPETITIONS);
@@ -463,9 +463,9 @@ impl<'t> Match<'t> {
             });
         }
         let mut closed = [0; 2];
-        for p in 0..2 {
+        for (p, shut) in closed.iter_mut().enumerate() {
             let open = (self.store[p] / PER_HOLE).min(ROW as u32) as usize;
-            closed[p] = ROW - open;
+            *shut = ROW - open;
             for i in ROW - open..ROW {
                 self.cells |= (PER_HOLE as u128) << (8 * (p * ROW + i));
             }
