@@ -108,35 +108,32 @@ fn facing_one(t: u8) -> Option<u8> {
 
 /// One of a team's three pawns is at `p` (three comparisons, not a search).
 #[inline]
-fn has(team: &[u8], p: u8) -> bool {
+fn has(team: &[u8; 3], p: u8) -> bool {
     (team[0] == p) | (team[1] == p) | (team[2] == p)
 }
-
-/// Pawns of both teams: team `t`'s pawn `i` is byte `3 * t + i`.
-type Pawns = [u8; 6];
 
 /// One random game from the start: (plies: moves and passes, winner: 0 team A, 1 team B, `None` a draw by
 /// the cap).
 pub fn playout(seed: u64) -> (u32, Option<u8>) {
     let mut dice = Bits::new(seed);
-    let mut pawns: Pawns = [OFF; 6];
+    // Each team's pawns.
+    let mut pawns = [[OFF; 3]; 2];
     let (mut mover, mut turn, mut plies) = (0usize, 0u32, 0u32);
     // Pawns on the throne, per team (they never leave it).
     let mut crowned = [0u8; 2];
     let mut sharings = [[0u8; 3]; MOST_SHARINGS];
     loop {
         let up = MOUTHS_UP[dice.take(6) as usize] as usize;
-        let me = 3 * mover;
         let picked = if up == PANCHA {
-            let found = pancha(&pawns, mover, &mut sharings);
+            let found = pancha(pawns[mover], &mut sharings);
             if found > 0 {
                 let mine = sharings[dice.below(found as u32) as usize];
                 crowned[mover] = mine.iter().filter(|&&p| p == THRONE).count() as u8;
-                pawns[me..me + 3].copy_from_slice(&mine);
+                pawns[mover] = mine;
                 // A pawn on a plain square has taken any opponent there (none share one otherwise).
                 for t in mine {
                     if let Some(q) = facing_one(t) {
-                        for o in &mut pawns[3 - me..6 - me] {
+                        for o in &mut pawns[mover ^ 1] {
                             if *o == q {
                                 *o = OFF;
                             }
@@ -151,32 +148,43 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
             let v = VALUE[up];
             // Distinct starting positions whose target is at most the throne and open or empty of
             // pawns, as a mask; then an activation.
-            let b = |i: usize| FROM_BIT[pawns[i] as usize];
-            let f = |i: usize| FACING[pawns[i] as usize];
-            let mine = b(me) | b(me + 1) | b(me + 2);
-            let them = 3 - me;
-            let taken = mine | f(them) | f(them + 1) | f(them + 2);
+            let (me, them) = (pawns[mover], pawns[mover ^ 1]);
+            let mine =
+                FROM_BIT[me[0] as usize] | FROM_BIT[me[1] as usize] | FROM_BIT[me[2] as usize];
+            let taken = mine
+                | FACING[them[0] as usize]
+                | FACING[them[1] as usize]
+                | FACING[them[2] as usize];
             let from = mine & ((OPEN | !taken) & ((1 << (THRONE + 1)) - 1)) >> v;
-            let n = (from != 0) as usize
-                + (from & from.wrapping_sub(1) != 0) as usize
-                + (from & from.wrapping_sub(1) & (from & from.wrapping_sub(1)).wrapping_sub(1) != 0)
-                    as usize;
-            let activate = v == 1 && has(&pawns[me..me + 3], OFF);
-            let total = n + activate as usize;
+            let rest = from & from.wrapping_sub(1);
+            let n =
+                (from != 0) as u32 + (rest != 0) as u32 + (rest & rest.wrapping_sub(1) != 0) as u32;
+            let activate = v == 1 && has(&me, OFF);
+            let total = n + activate as u32;
             if total > 0 {
-                let r = dice.below(total as u32) as usize;
-                let p = if r < n {
-                    let mut m = from;
-                    for _ in 0..r {
-                        m &= m - 1;
-                    }
-                    m.trailing_zeros() as u8
+                let r = dice.below(total);
+                let (p, to) = if r < n {
+                    let m = if r == 0 {
+                        from
+                    } else if r == 1 {
+                        rest
+                    } else {
+                        rest & (rest - 1)
+                    };
+                    let p = m.trailing_zeros() as u8;
+                    (p, p + v)
                 } else {
-                    OFF
+                    (OFF, 0)
                 };
-                let i = (0..3).find(|&i| pawns[me + i] == p).unwrap_or(0);
-                pawns[me + i] = if r < n { p + v } else { 0 };
-                crowned[mover] += (r < n && p + v == THRONE) as u8;
+                let i = if me[0] == p {
+                    0
+                } else if me[1] == p {
+                    1
+                } else {
+                    2
+                };
+                pawns[mover][i] = to;
+                crowned[mover] += (to == THRONE) as u8;
                 true
             } else {
                 false
@@ -202,14 +210,12 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
 /// (captures are worked out for the one chosen); returns how many. Nearly always some sharing uses all
 /// five points: those are enumerated directly, as parts for the movable pawns taken front first; only
 /// when there is none are the partial sharings searched.
-fn pancha(pawns: &Pawns, mover: usize, out: &mut [[u8; 3]; MOST_SHARINGS]) -> usize {
-    let me = 3 * mover;
+fn pancha(first: [u8; 3], out: &mut [[u8; 3]; MOST_SHARINGS]) -> usize {
     let mut s = Search {
         best: PANCHA as u8,
         found: 0,
         out,
     };
-    let first = [pawns[me], pawns[me + 1], pawns[me + 2]];
     let off = first.iter().filter(|&&p| p == OFF).count();
     let mut start = first;
     for k in 0..=off {
@@ -260,30 +266,30 @@ impl Search<'_> {
         }
         let movable = q.iter().filter(|&&p| p < THRONE).count();
         let cap = |i: usize| if i < movable { left } else { 0 };
+        // Where a part of `n` takes the pawn standing at `p`, if its target is at most the throne and
+        // open or free of the mover's pawns `a` and `b` where they stand then; `p` itself for no part.
+        let goes = |p: u8, n: u8, a: u8, b: u8| {
+            let t = p + n;
+            (n == 0 || t <= THRONE && (OPEN >> t & 1 == 1 || t != a && t != b)).then_some(t)
+        };
         for a0 in 0..=cap(0) {
+            let Some(t0) = goes(q[0], a0, q[1], q[2]) else {
+                continue;
+            };
             for a1 in 0..=cap(1).min(left - a0) {
+                // Pawns on one square take decreasing parts.
+                if q[1] == q[0] && a1 > a0 {
+                    break;
+                }
                 let a2 = left - a0 - a1;
-                if a2 > cap(2) {
+                if a2 > cap(2) || q[2] == q[1] && a2 > a1 {
                     continue;
                 }
-                let a = [a0, a1, a2];
-                let mut at = q;
-                let valid = (0..3).all(|i| {
-                    if a[i] == 0 {
-                        return true;
-                    }
-                    if i > 0 && q[i] == q[i - 1] && a[i] > a[i - 1] {
-                        return false;
-                    }
-                    let t = q[i] + a[i];
-                    if t > THRONE || (OPEN >> t & 1 == 0 && has(&at, t)) {
-                        return false;
-                    }
-                    at[i] = t;
-                    true
-                });
-                if valid {
-                    self.out[self.found] = at;
+                let Some(t1) = goes(q[1], a1, t0, q[2]) else {
+                    continue;
+                };
+                if let Some(t2) = goes(q[2], a2, t0, t1) {
+                    self.out[self.found] = [t0, t1, t2];
                     self.found += 1;
                 }
             }
