@@ -254,7 +254,23 @@ const POP8: [u8; 256] = {
 /// The counters of hole `h`.
 #[inline]
 fn cell(cells: u128, h: usize) -> u8 {
-    (cells >> (8 * h)) as u8
+    cells.to_le_bytes()[h & 15]
+}
+
+/// The board with hole `h` emptied (a mask from a table: a shift of a `u128` by a variable amount costs
+/// several instructions and branches).
+#[inline]
+fn empty(cells: u128, h: usize) -> u128 {
+    const KEEP: [u128; 16] = {
+        let mut t = [0u128; 16];
+        let mut h = 0;
+        while h < 16 {
+            t[h] = !(0xff << (8 * h));
+            h += 1;
+        }
+        t
+    };
+    cells & KEEP[h & 15]
 }
 
 struct Match<'t> {
@@ -375,7 +391,7 @@ impl<'t> Match<'t> {
         let mover = self.mover;
         let mut captured = false;
         let mut hand = u32::from(cell(self.cells, h));
-        self.cells &= !(0xff << (8 * h));
+        self.cells = empty(self.cells, h);
         let mut pos = h;
         let mut laps = 1;
         self.seen_len = 0;
@@ -394,7 +410,7 @@ impl<'t> Match<'t> {
                 let taken = cell(self.cells, beyond);
                 if taken > 0 {
                     self.store[mover] += u32::from(taken);
-                    self.cells &= !(0xff << (8 * beyond));
+                    self.cells = empty(self.cells, beyond);
                     captured = true;
                 }
                 return captured;
@@ -408,7 +424,7 @@ impl<'t> Match<'t> {
                 return captured;
             }
             hand = u32::from(lifted);
-            self.cells &= !(0xff << (8 * after));
+            self.cells = empty(self.cells, after);
             pos = after;
             laps += 1;
         }
