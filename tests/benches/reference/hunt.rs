@@ -1,5 +1,5 @@
 //! The hunt games written by hand for speed (`lib/hunt` and the boards of `hat.rs` and `demala_23.rs`):
-//! a board of up to 31 points as 32-bit site sets, one for the hunters and one for the prey; moves
+//! a board of up to 24 points as 32-bit site sets, one for the hunters and one for the prey; moves
 //! generated as masks (a hunter's steps are its neighbours that are empty, its leaps a branch-free pass
 //! over a list of four (over, landing) pairs per point, padded with a point that never holds prey; the
 //! prey's steps are listed from the empty points, each with the prey next to it); exact repetition
@@ -14,7 +14,7 @@
 //!   wait, a prey steps to an empty neighbour. Each (piece, target) is one move; a side with no move
 //!   passes (a ply and a turn, never a drop or capture).
 //! - Before each move (and at the start) the position is settled: the prey win when the hunters are to
-//!   move and have none (in the drop phase too); then the hunters win with `captures` captures; then the
+//!   move and have none (in the drop phase too); then the hunters win with `win_captures` captures; then the
 //!   caps, each a draw: 1,000 turns, 100 turns since the last drop or capture, and the third occurrence
 //!   of a position (pieces, captures, pieces waiting and the player to move) since the last drop or
 //!   capture. A drop or capture changes what waits or what was taken, so no earlier position can come
