@@ -88,3 +88,83 @@ fn the_race_reference_plays_parkers_pancha_keliya_by_its_ruleset() {
 fn the_sowing_reference_plays_raja_pasu_by_its_ruleset() {
     agree("raja-pasu", 400, raja_pasu::playout);
 }
+
+/// The Pancha Keliya reference's pawns in a position of the interpreter: per team, each pawn's route
+/// position (0 waiting, 1-60 the squares, 51 for one on R0 after its lap, 61 the throne, 0xff off the board).
+fn pancha_pawns(game: &keliya_engine::Game, st: &keliya_engine::State) -> [[u8; 3]; 2] {
+    let ring = |k: u32| format!("R{k}");
+    let mut pawns = [[0u8; 3]; 2];
+    for (team, (pawn, lapped, wait, reserve, bar, own)) in [
+        ("a_pawn", "a_lapped", "WA", "HA", [0, 1, 2, 3, 4], 'A'),
+        ("b_pawn", "b_lapped", "WB", "HB", [10, 9, 8, 7, 6], 'B'),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        // The route's squares by position; R0 is position 11 for a pawn, 51 for a lapped one.
+        let mut route: Vec<(String, u8)> = vec![(wait.into(), 0)];
+        route.extend(
+            bar.iter()
+                .enumerate()
+                .map(|(i, t)| (format!("T{t}"), i as u8 + 1)),
+        );
+        route.push(("T5".into(), 6));
+        route.extend((1..=4).map(|k| (format!("S{k}"), k as u8 + 6)));
+        route.push(("R0".into(), 11));
+        route.extend((1..=39).map(|k| {
+            let square = if team == 0 { ring(k) } else { ring(40 - k) };
+            (square, k as u8 + 11)
+        }));
+        route.extend((1..=5).map(|k| (format!("C{k}"), k as u8 + 51)));
+        route.extend((1..=4).map(|k| (format!("{own}{k}"), k as u8 + 56)));
+        route.push(("GY".into(), 61));
+        let count = |site: &str, kind: &str| {
+            let s = game.board.site(site).expect("a site of the board");
+            st.count(game, s, game.piece(kind).expect("a piece of the ruleset"))
+        };
+        let mut at = Vec::new();
+        for (square, position) in &route {
+            at.extend(std::iter::repeat_n(*position, count(square, pawn).into()));
+        }
+        at.extend(std::iter::repeat_n(51, count("R0", lapped).into()));
+        at.extend(std::iter::repeat_n(0xff, count(reserve, pawn).into()));
+        assert_eq!(at.len(), 3, "three pawns a team");
+        pawns[team].copy_from_slice(&at);
+    }
+    pawns
+}
+
+/// Position by position, the Pancha Keliya reference lists as many moves as the interpreter: every throw
+/// of 200 random games of the interpreter (a pass where there is none), so the reference draws its
+/// moves from the same set, not only with the same mean game length.
+#[test]
+fn the_race_reference_lists_as_many_pancha_keliya_moves_as_the_interpreter() {
+    let c = compile("pancha-keliya");
+    let game = c.game();
+    for seed in 0..200 {
+        let mut dice = Dice::new(seed);
+        let mut st = game.initial_state();
+        while st.result.is_none() {
+            let outcomes = game.chance_outcomes(&st);
+            if !outcomes.is_empty() {
+                let i = dice.weighted(outcomes.iter().map(|o| o.1));
+                st = game.apply_chance(&st, outcomes[i].0);
+                continue;
+            }
+            let moves = game.legal_moves(&st).expect("rules run");
+            let up = st.throw.expect("a throw is made before each move") as usize;
+            let pawns = pancha_pawns(game, &st);
+            let theirs = pancha::legal_moves(pawns, st.to_move as usize, up);
+            assert_eq!(
+                moves.len(),
+                theirs.max(1),
+                "game {seed}, ply {}: {up} mouths up, pawns {pawns:?}, player {} to move",
+                st.ply,
+                st.to_move
+            );
+            st = game
+                .apply(&st, &moves[dice.below(moves.len())])
+                .expect("legal");
+        }
+    }
+}

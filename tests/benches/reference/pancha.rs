@@ -146,24 +146,13 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
             }
         } else if VALUE[up] > 0 {
             let v = VALUE[up];
-            // Distinct starting positions whose target is at most the throne and open or empty of
-            // pawns, as a mask; then an activation.
-            let (me, them) = (pawns[mover], pawns[mover ^ 1]);
-            let mine =
-                FROM_BIT[me[0] as usize] | FROM_BIT[me[1] as usize] | FROM_BIT[me[2] as usize];
-            let taken = mine
-                | FACING[them[0] as usize]
-                | FACING[them[1] as usize]
-                | FACING[them[2] as usize];
-            let from = mine & ((OPEN | !taken) & ((1 << (THRONE + 1)) - 1)) >> v;
-            let rest = from & from.wrapping_sub(1);
-            let n =
-                (from != 0) as u32 + (rest != 0) as u32 + (rest & rest.wrapping_sub(1) != 0) as u32;
-            let activate = v == 1 && has(&me, OFF);
+            let me = pawns[mover];
+            let (from, n, activate) = plain_moves(me, pawns[mover ^ 1], v);
             let total = n + activate as u32;
             if total > 0 {
                 let r = dice.below(total);
                 let (p, to) = if r < n {
+                    let rest = from & from.wrapping_sub(1);
                     let m = if r == 0 {
                         from
                     } else if r == 1 {
@@ -203,6 +192,35 @@ pub fn playout(seed: u64) -> (u32, Option<u8>) {
                 return (plies, None);
             }
         }
+    }
+}
+
+/// The moves of a throw other than pancha and puwak malla worth `v`: the positions of the mover's pawns
+/// `me` that can move (a mask), how many they are, and whether an activation is one more.
+#[inline]
+fn plain_moves(me: [u8; 3], them: [u8; 3], v: u8) -> (u64, u32, bool) {
+    // Distinct starting positions whose target is at most the throne and open or empty of pawns.
+    let mine = FROM_BIT[me[0] as usize] | FROM_BIT[me[1] as usize] | FROM_BIT[me[2] as usize];
+    let taken =
+        mine | FACING[them[0] as usize] | FACING[them[1] as usize] | FACING[them[2] as usize];
+    let from = mine & ((OPEN | !taken) & ((1 << (THRONE + 1)) - 1)) >> v;
+    let rest = from & from.wrapping_sub(1);
+    let n = (from != 0) as u32 + (rest != 0) as u32 + (rest & rest.wrapping_sub(1) != 0) as u32;
+    (from, n, v == 1 && has(&me, OFF))
+}
+
+/// How many legal moves the player `mover` has with `up` cowries mouth up, the pawns of each team given
+/// as route positions ([`OFF`] for one not activated): 0 when the throw passes. For the check of
+/// `tests/tests/references.rs`; the bench does not call it.
+#[allow(dead_code)]
+pub fn legal_moves(pawns: [[u8; 3]; 2], mover: usize, up: usize) -> usize {
+    if up == PANCHA {
+        pancha(pawns[mover], &mut [[0; 3]; MOST_SHARINGS])
+    } else if VALUE[up] > 0 {
+        let (_, n, activate) = plain_moves(pawns[mover], pawns[mover ^ 1], VALUE[up]);
+        (n + activate as u32) as usize
+    } else {
+        0
     }
 }
 
