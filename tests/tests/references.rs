@@ -168,3 +168,66 @@ fn the_race_reference_lists_as_many_pancha_keliya_moves_as_the_interpreter() {
         }
     }
 }
+
+/// Position by position, a hunt reference lists as many moves as the interpreter: every position of 300
+/// random games of the interpreter (a pass where there is none). `points` names the board's points in
+/// the reference's order.
+fn hunt_moves_agree(ruleset: &str, points: &[&str], reference: &hunt::Game) {
+    let c = compile(ruleset);
+    let game = c.game();
+    let kind = |name: &str| game.piece(name).expect("a piece of the ruleset");
+    let site = |name: &str| game.board.site(name).expect("a site of the board");
+    let (hunter, prey) = (kind("hunter"), kind("prey"));
+    for seed in 0..300 {
+        let mut dice = Dice::new(seed);
+        let mut st = game.initial_state();
+        while st.result.is_none() {
+            let set = |piece| {
+                (points.iter().enumerate())
+                    .filter(|(_, p)| st.count(game, site(p), piece) > 0)
+                    .fold(0u32, |m, (i, _)| m | 1 << i)
+            };
+            let waiting = (
+                u32::from(st.count(game, site("hunter-hand"), hunter)),
+                u32::from(st.count(game, site("prey-hand"), prey)),
+            );
+            let moves = game.legal_moves(&st).expect("rules run");
+            let theirs = hunt::legal_moves(
+                reference,
+                (set(hunter), set(prey)),
+                waiting,
+                st.to_move == 0,
+            );
+            assert_eq!(
+                moves.len(),
+                (theirs as usize).max(1),
+                "{ruleset} game {seed}, ply {}",
+                st.ply
+            );
+            st = game
+                .apply(&st, &moves[dice.below(moves.len())])
+                .expect("legal");
+        }
+    }
+}
+
+#[test]
+fn the_hunt_reference_lists_as_many_hat_diviyan_keliya_moves_as_the_interpreter() {
+    let points = ["A", "L1", "M1", "R1", "L2", "M2", "R2", "L3", "M3", "R3"];
+    hunt_moves_agree("hat-diviyan-keliya", &points, &hat::HAT);
+}
+
+#[test]
+fn the_hunt_reference_lists_as_many_23_point_demala_moves_as_the_interpreter() {
+    let mut points = vec!["1A".to_string()];
+    for row in 2..=4 {
+        points.extend(["A", "B", "C", "D", "E", "F"].map(|c| format!("{row}{c}")));
+    }
+    points.extend(["A", "B", "C", "D"].map(|c| format!("5{c}")));
+    let points: Vec<&str> = points.iter().map(String::as_str).collect();
+    hunt_moves_agree(
+        "demala-diviyan-keliya/pulijudam-23",
+        &points,
+        &demala_23::DEMALA_23,
+    );
+}

@@ -59,7 +59,7 @@ const LINES: [&[u8]; 10] = [
     &[6, 12, 18],
 ];
 
-static DEMALA_23: Game = Game {
+pub static DEMALA_23: Game = Game {
     board: Board::new(23, &EDGES, &LINES),
     hunters: 1 << 0 | 1 << 3 | 1 << 4,
     hunters_waiting: 0,

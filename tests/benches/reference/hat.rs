@@ -31,7 +31,7 @@ const LINES: [&[u8]; 6] = [
     &[7, 8, 9],
 ];
 
-static HAT: Game = Game {
+pub static HAT: Game = Game {
     board: Board::new(10, &EDGES, &LINES),
     hunters: 0,
     hunters_waiting: 1,

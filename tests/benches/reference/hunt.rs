@@ -132,6 +132,93 @@ fn nth_bit(mut m: u32, r: u32) -> u32 {
     m.trailing_zeros()
 }
 
+/// The moves of a position, listed as masks: per hunter on the board its point, its step targets and its
+/// leap landings (with their counts), and per empty point the prey next to it (and how many).
+struct Listing {
+    from: [u32; 8],
+    steps: [u32; 8],
+    leaps: [u32; 8],
+    counts: [(u32, u32); 8],
+    near: [u32; MAX_POINTS],
+    near_n: [u32; MAX_POINTS],
+}
+
+impl Listing {
+    fn new() -> Listing {
+        Listing {
+            from: [0; 8],
+            steps: [0; 8],
+            leaps: [0; 8],
+            counts: [(0, 0); 8],
+            near: [0; MAX_POINTS],
+            near_n: [0; MAX_POINTS],
+        }
+    }
+
+    /// The steps and leaps of the hunters on the board; returns how many.
+    #[inline]
+    fn hunters(&mut self, g: &Board, hunters: u32, prey: u32, empty: u32, small: bool) -> u32 {
+        let (mut listed, mut moves) = (0, 0);
+        let mut hs = hunters;
+        while hs != 0 {
+            let h = hs.trailing_zeros();
+            hs &= hs - 1;
+            let s = g.neighbours[h as usize] & empty;
+            let mut l = 0u32;
+            for &(o, t) in &g.leaps[h as usize] {
+                l |= (prey >> o & empty >> t & 1) << t;
+            }
+            self.from[listed] = h;
+            self.steps[listed] = s;
+            self.leaps[listed] = l;
+            self.counts[listed] = (pop(s, small), pop(l, small));
+            moves += self.counts[listed].0 + self.counts[listed].1;
+            listed += 1;
+        }
+        moves
+    }
+
+    /// The steps of the prey on the board, listed from the empty points; returns how many.
+    #[inline]
+    fn prey(&mut self, g: &Board, prey: u32, empty: u32, small: bool) -> u32 {
+        let (mut n, mut k) = (0, 0);
+        let mut es = empty;
+        while es != 0 {
+            let e = es.trailing_zeros();
+            es &= es - 1;
+            self.near[k] = g.neighbours[e as usize] & prey;
+            self.near_n[k] = pop(self.near[k], small);
+            n += self.near_n[k];
+            k += 1;
+        }
+        n
+    }
+}
+
+/// How many legal moves the side to move has (0: it passes, or the hunters are trapped), the pieces on
+/// the board given as site sets. For the check of `tests/tests/references.rs`; the bench does not call
+/// it.
+#[allow(dead_code)]
+pub fn legal_moves(
+    game: &Game,
+    (hunters, prey): (u32, u32),
+    (hunters_waiting, prey_waiting): (u32, u32),
+    hunters_move: bool,
+) -> u32 {
+    let g = &game.board;
+    let empty = g.all & !(hunters | prey);
+    let small = g.all < 1 << 12;
+    let mut list = Listing::new();
+    match (
+        hunters_move,
+        hunters_move && hunters_waiting > 0 || !hunters_move && prey_waiting > 0,
+    ) {
+        (_, true) => pop(empty, small),
+        (true, false) => list.hunters(g, hunters, prey, empty, small),
+        (false, false) => list.prey(g, prey, empty, small),
+    }
+}
+
 /// One random game from the start: (plies, winner: 0 the hunters, 1 the prey, `None` a draw by a cap).
 pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
     let g = &game.board;
@@ -142,42 +229,19 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
     let (mut captures, mut turn, mut quiet, mut plies) = (0u32, 0u32, 0u32, 0u32);
     let mut history = [0u64; HISTORY];
     let mut seen = 0usize;
-    // Per hunter on the board: its point, its step targets and its leap landings.
-    let mut from = [0u32; 8];
-    let mut steps = [0u32; 8];
-    let mut leaps = [0u32; 8];
-    let mut counts = [(0u32, 0u32); 8];
-    // Per empty point, the prey next to it, and how many.
-    let mut near = [0u32; MAX_POINTS];
-    let mut near_n = [0u32; MAX_POINTS];
+    let mut list = Listing::new();
     let small = g.all < 1 << 12;
     let pop = |m: u32| pop(m, small);
     loop {
         let empty = g.all & !(hunters | prey);
         // The hunters' moves, needed first to settle the position (are they stuck?).
-        let mut listed = 0usize;
         let mut moves = 0u32;
         if hunters_move {
-            if hunters_waiting > 0 {
-                moves = pop(empty);
+            moves = if hunters_waiting > 0 {
+                pop(empty)
             } else {
-                let mut hs = hunters;
-                while hs != 0 {
-                    let h = hs.trailing_zeros();
-                    hs &= hs - 1;
-                    let s = g.neighbours[h as usize] & empty;
-                    let mut l = 0u32;
-                    for &(o, t) in &g.leaps[h as usize] {
-                        l |= (prey >> o & empty >> t & 1) << t;
-                    }
-                    from[listed] = h;
-                    steps[listed] = s;
-                    leaps[listed] = l;
-                    counts[listed] = (pop(s), pop(l));
-                    moves += counts[listed].0 + counts[listed].1;
-                    listed += 1;
-                }
-            }
+                list.hunters(g, hunters, prey, empty, small)
+            };
             if moves == 0 {
                 return (plies, Some(PREY));
             }
@@ -206,16 +270,16 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
             } else {
                 let mut i = 0;
                 loop {
-                    let (s, l) = counts[i];
+                    let (s, l) = list.counts[i];
                     if r < s {
-                        hunters ^= 1 << from[i] | 1 << nth_bit(steps[i], r);
+                        hunters ^= 1 << list.from[i] | 1 << nth_bit(list.steps[i], r);
                         break false;
                     }
                     r -= s;
                     if r < l {
-                        let t = nth_bit(leaps[i], r);
-                        hunters ^= 1 << from[i] | 1 << t;
-                        prey ^= 1 << g.over[from[i] as usize * 32 + t as usize];
+                        let t = nth_bit(list.leaps[i], r);
+                        hunters ^= 1 << list.from[i] | 1 << t;
+                        prey ^= 1 << g.over[list.from[i] as usize * 32 + t as usize];
                         captures += 1;
                         break true;
                     }
@@ -230,27 +294,18 @@ pub fn playout(game: &Game, seed: u64) -> (u32, Option<u8>) {
             true
         } else {
             // Each empty point with the prey next to it that could step there.
-            let (mut n, mut k) = (0, 0);
-            let mut es = empty;
-            while es != 0 {
-                let e = es.trailing_zeros();
-                es &= es - 1;
-                near[k] = g.neighbours[e as usize] & prey;
-                near_n[k] = pop(near[k]);
-                n += near_n[k];
-                k += 1;
-            }
+            let n = list.prey(g, prey, empty, small);
             if n > 0 {
                 let mut r = dice.below(n);
                 let (mut es, mut k) = (empty, 0);
                 loop {
                     let e = es.trailing_zeros();
                     es &= es - 1;
-                    if r < near_n[k] {
-                        prey ^= 1 << e | 1 << nth_bit(near[k], r);
+                    if r < list.near_n[k] {
+                        prey ^= 1 << e | 1 << nth_bit(list.near[k], r);
                         break;
                     }
-                    r -= near_n[k];
+                    r -= list.near_n[k];
                     k += 1;
                 }
             }
