@@ -72,35 +72,78 @@ fn bench_ruleset(name: &str, playouts: u64) {
     );
 }
 
-/// A family's hand-written reference: the ruleset it follows and its playout function.
+/// A hand-written reference: the ruleset it follows, its playout function, and playouts per round of the
+/// interpreter and of the reference (about a fifth of a second each on a 2-vCPU machine).
 struct Reference {
-    family: &'static str,
     ruleset: &'static str,
     playout: fn(u64) -> (u32, Option<u8>),
+    ours: u64,
+    theirs: u64,
 }
 
 const REFERENCES: &[Reference] = &[
     Reference {
-        family: "hunt",
         ruleset: "hat-diviyan-keliya",
         playout: hat::playout,
+        ours: 10_000,
+        theirs: 200_000,
     },
     Reference {
-        family: "race",
+        ruleset: "demala-diviyan-keliya/pulijudam-23",
+        playout: demala_23::playout,
+        ours: 2_000,
+        theirs: 50_000,
+    },
+    Reference {
+        ruleset: "pancha-keliya",
+        playout: pancha::playout,
+        ours: 250,
+        theirs: 50_000,
+    },
+    Reference {
         ruleset: "pancha-keliya/parker-1909",
         playout: parker::playout,
+        ours: 4_000,
+        theirs: 40_000,
     },
     Reference {
-        family: "sowing",
         ruleset: "raja-pasu",
         playout: raja_pasu::playout,
+        ours: 100,
+        theirs: 4_000,
     },
 ];
 
 fn main() {
+    // `cargo bench -p keliya-tests -- alone RULESET [BATCHES]`: that ruleset's reference alone, 20 (or
+    // BATCHES, which may be a fraction) of its batches, for a profiler (`perf record`, `valgrind --tool=callgrind`) to see it without the interpreter.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "alone") {
+        let name = args.get(i + 1).map_or("", String::as_str);
+        let Some(r) = REFERENCES.iter().find(|r| r.ruleset == name) else {
+            eprintln!("no reference for `{name}`");
+            return;
+        };
+        let batches: f64 = args.get(i + 2).and_then(|b| b.parse().ok()).unwrap_or(20.0);
+        let n = (batches * r.theirs as f64) as u64;
+        let start = Instant::now();
+        let mut plies = 0u64;
+        for i in 0..n {
+            plies += u64::from((r.playout)(i).0);
+        }
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "{name}: {n} playouts in {secs:.2} s ({:.0} playouts/s, {:.1} plies each)",
+            n as f64 / secs,
+            plies as f64 / n as f64
+        );
+        return;
+    }
     // `cargo test --benches` runs this binary with `--bench`-less args; keep that quick.
     let quick = !std::env::args().any(|a| a == "--bench");
     let playouts = if quick { 20 } else { 2000 };
+    // `cargo bench -p keliya-tests -- references` times only the references against the interpreter.
+    let only_references = std::env::args().any(|a| a == "references");
     for name in [
         "hat-diviyan-keliya",
         "hat-diviyan-keliya/large",
@@ -111,22 +154,23 @@ fn main() {
         "kerala",
         "raja-pasu",
     ] {
+        if only_references {
+            break;
+        }
         let per_game = playouts / if name == "hat-diviyan-keliya" { 1 } else { 4 };
         bench_ruleset(name, per_game.max(2));
     }
+    println!(
+        "{:<36} {:>13} {:>13} {:>7}  rounds",
+        "hand-written reference", "interpreter/s", "reference/s", "ratio"
+    );
     for r in REFERENCES {
-        // Whole sowing matches are long: fewer of them.
-        let (ours_n, reference_n) = if r.family == "sowing" {
-            (playouts / 4, playouts)
-        } else {
-            (playouts / 4, playouts * 10)
-        };
-        let share = interleaved_share(r, ours_n.max(2), reference_n);
+        let (ours_n, theirs_n) = if quick { (2, 20) } else { (r.ours, r.theirs) };
+        let share = interleaved_share(r, ours_n, theirs_n);
         println!(
-            "{:<32} hand-written {:<5} reference playout {:>9.1} us  ({:.0} playouts/s); interpreter at {:.1}% of it (rounds {:.1}-{:.1}%)",
+            "{:<36} {:>13.0} {:>13.0} {:>6.1}%  {:.1}-{:.1}%",
             r.ruleset,
-            r.family,
-            share.reference_ns / 1000.0,
+            1e9 / share.ours_ns,
             1e9 / share.reference_ns,
             share.median,
             share.lowest,
@@ -135,8 +179,16 @@ fn main() {
     }
 }
 
+#[path = "reference/bits.rs"]
+mod bits;
+#[path = "reference/demala_23.rs"]
+mod demala_23;
 #[path = "reference/hat.rs"]
 mod hat;
+#[path = "reference/hunt.rs"]
+mod hunt;
+#[path = "reference/pancha.rs"]
+mod pancha;
 #[path = "reference/parker.rs"]
 mod parker;
 #[path = "reference/raja_pasu.rs"]
@@ -147,7 +199,8 @@ struct Share {
     median: f64,
     lowest: f64,
     highest: f64,
-    /// The reference's median time per playout.
+    /// The median times per playout of the interpreter and of the reference.
+    ours_ns: f64,
     reference_ns: f64,
 }
 
@@ -164,6 +217,7 @@ fn interleaved_share(r: &Reference, ours_n: u64, reference_n: u64) -> Share {
     };
     let mut shares = Vec::with_capacity(ROUNDS);
     let mut reference_times = Vec::with_capacity(ROUNDS);
+    let mut our_times = Vec::with_capacity(ROUNDS);
     for round in 0..ROUNDS as u64 {
         let ours = time_per_call(
             ours_n,
@@ -183,13 +237,16 @@ fn interleaved_share(r: &Reference, ours_n: u64, reference_n: u64) -> Share {
         );
         shares.push(100.0 * reference / ours);
         reference_times.push(reference);
+        our_times.push(ours);
     }
+    our_times.sort_by(f64::total_cmp);
     shares.sort_by(f64::total_cmp);
     reference_times.sort_by(f64::total_cmp);
     Share {
         median: shares[ROUNDS / 2],
         lowest: shares[0],
         highest: shares[ROUNDS - 1],
+        ours_ns: our_times[ROUNDS / 2],
         reference_ns: reference_times[ROUNDS / 2],
     }
 }

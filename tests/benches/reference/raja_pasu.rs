@@ -26,15 +26,22 @@
 //! - The draw cap of four repetitions is checked after every move as the engine does, though the round
 //!   cap at three always comes first.
 //!
+//! Written for speed: the 14 holes are the bytes of one `u128`; a lap is one addition of a mask of ones
+//! (a full round of the open holes, or the prefix of the holes after the sowing hole, from tables rebuilt
+//! when the open holes change), and the holes a lap brings to exactly four are found by testing all bytes
+//! at once (no hole ever rests at four: one that reaches it is emptied at once). Random numbers come from
+//! the dice of keliya-play through `bits.rs`.
+//!
 //! Every legal move set has the same members as the interpreter's (listed in another order), every move
-//! is drawn with `Dice::below(number of legal moves)`, the round-ending fallback included, and a ply is
+//! is drawn uniformly among the legal moves (`Bits::below`), the round-ending fallback included, and a ply is
 //! counted per applied move. Round wins, ties and the other statistics-only variables of the ruleset do
 //! not influence play and are not kept. Nothing is simplified: positions and loop-guard configurations
 //! are compared exactly (packed into 128 bits) instead of by hash, which only removes the interpreter's
 //! remote chance of a hash collision.
 
-use keliya_play::Dice;
+use super::bits::Bits;
 use std::cell::RefCell;
+use std::sync::OnceLock;
 
 /// Holes on the board, and in one row.
 const HOLES: usize = 14;
@@ -125,6 +132,67 @@ thread_local! {
     });
 }
 
+/// The sowing tables of each way the holes can be closed, by the number of holes closed at the left
+/// end of South's row times 7 plus North's, built once.
+fn layouts() -> &'static [Layout] {
+    static LAYOUTS: OnceLock<Vec<Layout>> = OnceLock::new();
+    LAYOUTS.get_or_init(|| {
+        (0..ROW * ROW)
+            .map(|i| Layout::new(closed_holes(i / ROW, i % ROW)))
+            .collect()
+    })
+}
+
+/// The holes closed when South closes `south` holes at the left end of its row, and North `north`.
+fn closed_holes(south: usize, north: usize) -> u16 {
+    ((1u16 << south) - 1) | ((1u16 << north) - 1) << ROW
+}
+
+/// The sowing tables of one set of open holes.
+struct Layout {
+    /// The next open hole after each hole, counter-clockwise.
+    next: [u8; 16],
+    /// How many holes are open, and a one in each.
+    open: u32,
+    all_open: u128,
+    /// Per hole `h` and count `r` below `open`: the ones of the `r` open holes after `h`, and the last
+    /// of them (`h` itself for none).
+    lap: [[u128; HOLES]; HOLES],
+    lap_end: [[u8; HOLES]; HOLES],
+}
+
+impl Layout {
+    /// The tables when the holes whose bit is set in `closed` are closed.
+    fn new(closed: u16) -> Layout {
+        let mut l = Layout {
+            next: [0; 16],
+            open: HOLES as u32 - closed.count_ones(),
+            all_open: (0..HOLES)
+                .filter(|h| closed >> h & 1 == 0)
+                .fold(0, |m, h| m | 1 << (8 * h)),
+            lap: [[0; HOLES]; HOLES],
+            lap_end: [[0; HOLES]; HOLES],
+        };
+        for h in 0..HOLES {
+            let mut n = (h + 1) % HOLES;
+            while closed >> n & 1 == 1 {
+                n = (n + 1) % HOLES;
+            }
+            l.next[h] = n as u8;
+        }
+        for h in 0..HOLES {
+            let (mut mask, mut at) = (0u128, h);
+            for r in 0..l.open as usize {
+                l.lap[h][r] = mask;
+                l.lap_end[h][r] = at as u8;
+                at = l.next[at] as usize;
+                mask |= 1 << (8 * at);
+            }
+        }
+        l
+    }
+}
+
 /// What the fallback move leaves behind.
 enum RoundEnd {
     /// The next round is set up.
@@ -138,16 +206,78 @@ enum RoundEnd {
 pub fn playout(seed: u64) -> (u32, Option<u8>) {
     TABLES.with(|tables| {
         let tables = &mut *tables.borrow_mut();
-        Match::new(tables).play(&mut Dice::new(seed))
+        Match::new(tables).play(&mut Bits::new(seed))
     })
+}
+
+/// A byte of ones in each hole, in each hole of South's row, in each of North's.
+const ONES: u128 = (1 << (8 * HOLES)) / 0xff;
+const SOUTH: u128 = (1 << (8 * ROW)) / 0xff;
+const NORTH: u128 = ONES & !SOUTH;
+/// The low seven bits of every byte.
+const LOW7: u128 = u128::MAX / 0xff * 0x7f;
+
+/// The seven bytes of a row.
+const ROW_BYTES: u64 = (1 << (8 * ROW)) - 1;
+
+/// The holes of a row `x` (bytes below 128) that are not zero, as the top bit of their byte.
+#[inline]
+fn nonzero64(x: u64) -> u64 {
+    const L: u64 = u64::MAX / 0xff * 0x7f;
+    (((x & L) + L) | x) & !L
+}
+
+/// The holes of `x` (bytes below 128) that are not zero, as the top bit of their byte.
+#[inline]
+fn nonzero(x: u128) -> u128 {
+    (((x & LOW7) + LOW7) | x) & !LOW7
+}
+
+/// The holes of a row flagged by `nonzero` (the row's seven bytes at the bottom of `x`), as the low
+/// seven bits of a byte.
+#[inline]
+fn row_flags(x: u64) -> u32 {
+    ((x >> 7 & 0x0001_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32
+}
+
+/// Set bits of each byte.
+const POP8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The counters of hole `h`.
+#[inline]
+fn cell(cells: u128, h: usize) -> u8 {
+    cells.to_le_bytes()[h & 15]
+}
+
+/// The board with hole `h` emptied (a mask from a table: a shift of a `u128` by a variable amount costs
+/// several instructions and branches).
+#[inline]
+fn empty(cells: u128, h: usize) -> u128 {
+    const KEEP: [u128; 16] = {
+        let mut t = [0u128; 16];
+        let mut h = 0;
+        while h < 16 {
+            t[h] = !(0xff << (8 * h));
+            h += 1;
+        }
+        t
+    };
+    cells & KEEP[h & 15]
 }
 
 struct Match<'t> {
     /// Counters per hole in bytes 0..14; bytes 14 and 15 stay zero and take the extra parts of a key.
-    cells: [u8; 16],
-    /// The next open hole after each hole, counter-clockwise (16 entries so that a masked index needs no
-    /// bounds check).
-    next: [u8; 16],
+    cells: u128,
+    /// The sowing tables of this round's open holes.
+    layout: &'static Layout,
     /// The reserves (captures, remainders, leftovers), South then North.
     store: [u32; 2],
     mover: usize,
@@ -166,11 +296,9 @@ struct Match<'t> {
 
 impl<'t> Match<'t> {
     fn new(tables: &'t mut Tables) -> Self {
-        let mut cells = [0u8; 16];
-        cells[..HOLES].fill(PER_HOLE as u8);
-        let mut m = Match {
-            cells,
-            next: [0; 16],
+        let m = Match {
+            cells: ONES * PER_HOLE as u128,
+            layout: &layouts()[0],
             store: [0; 2],
             mover: 0,
             turn: 0,
@@ -182,29 +310,15 @@ impl<'t> Match<'t> {
             seen_len: 0,
             tables,
         };
-        m.link_open_holes(0);
         m.tables.history.clear();
         m
-    }
-
-    /// Recomputes `next` for the holes whose bit is clear in `closed`.
-    fn link_open_holes(&mut self, closed: u16) {
-        for h in 0..HOLES {
-            let mut n = (h + 1) % HOLES;
-            while closed >> n & 1 == 1 {
-                n = (n + 1) % HOLES;
-            }
-            self.next[h] = n as u8;
-        }
     }
 
     /// The position as one number: the board and the player to move. The reserves and the round
     /// counters are constant between captures within a round, and the history is emptied whenever
     /// either changes, so they need not be part of it.
     fn position_key(&self) -> u128 {
-        let mut bytes = self.cells;
-        bytes[14] = self.mover as u8;
-        u128::from_le_bytes(bytes)
+        self.cells | (self.mover as u128) << 112
     }
 
     /// Records the position about to be played, as the repetition history does; true when the draw
@@ -215,25 +329,23 @@ impl<'t> Match<'t> {
         self.repetitions >= REPETITION_CAP
     }
 
-    fn play(mut self, dice: &mut Dice) -> (u32, Option<u8>) {
+    fn play(mut self, dice: &mut Bits) -> (u32, Option<u8>) {
         if self.settle() {
             return (self.ply, None);
         }
         loop {
-            let mut moves = [0u8; ROW];
-            let mut n = 0;
+            let mut holes = 0;
             if self.turn - self.round_start < MAX_TURNS_PER_ROUND
                 && self.repetitions < ROUND_REPETITIONS
             {
-                for h in self.mover * ROW..(self.mover + 1) * ROW {
-                    if self.cells[h] > 0 {
-                        moves[n] = h as u8;
-                        n += 1;
-                    }
-                }
+                let row = (self.cells >> (8 * ROW * self.mover)) as u64 & ROW_BYTES;
+                holes = row_flags(nonzero64(row));
             }
-            let captured = if n > 0 {
-                let captured = self.sow(moves[dice.below(n)] as usize);
+            let captured = if holes != 0 {
+                for _ in 0..dice.below(u32::from(POP8[holes as usize])) {
+                    holes &= holes - 1;
+                }
+                let captured = self.sow(ROW * self.mover + holes.trailing_zeros() as usize);
                 self.mover ^= 1;
                 captured
             } else {
@@ -255,41 +367,50 @@ impl<'t> Match<'t> {
         }
     }
 
-    /// The next open hole after `h`.
-    fn step(&self, h: usize) -> usize {
-        usize::from(self.next[h & 15] & 15)
+    /// Adds `ones` to the board (at most one counter to a hole) and takes every hole it brings to four
+    /// (pasu, for the row's owner); true if there was one.
+    #[inline]
+    fn drop_lap(&mut self, ones: u128) -> bool {
+        self.cells += ones;
+        let fours = !nonzero(self.cells ^ (ONES * 4)) & ones << 7;
+        if fours == 0 {
+            return false;
+        }
+        // Each four becomes zero: 0x80 >> 5 is the 4 to take off.
+        self.cells -= fours >> 5;
+        self.store[0] += 4 * u32::from(POP8[row_flags(fours as u64 & ROW_BYTES << 7) as usize]);
+        self.store[1] +=
+            4 * u32::from(POP8[row_flags((fours >> 56) as u64 & ROW_BYTES << 7) as usize]);
+        // The board total drops, so no configuration remembered so far can come back.
+        self.seen_len = 0;
+        true
     }
 
     /// One move from hole `h`; true when it captured (pasu or the hole beyond).
     fn sow(&mut self, h: usize) -> bool {
         let mover = self.mover;
         let mut captured = false;
-        let mut hand = self.cells[h];
-        self.cells[h] = 0;
+        let mut hand = u32::from(cell(self.cells, h));
+        self.cells = empty(self.cells, h);
         let mut pos = h;
         let mut laps = 1;
         self.seen_len = 0;
         loop {
-            while hand > 0 {
-                pos = self.step(pos);
-                hand -= 1;
-                if self.cells[pos] == 3 {
-                    // Pasu: the four go to the row's owner. The board total drops, so no configuration
-                    // remembered so far can come back.
-                    self.cells[pos] = 0;
-                    self.store[usize::from(pos >= ROW)] += 4;
-                    captured = true;
-                    self.seen_len = 0;
-                } else {
-                    self.cells[pos] += 1;
-                }
+            // Whole rounds of the open holes first (the sowing hole's among them), then the rest.
+            while hand >= self.layout.open {
+                captured |= self.drop_lap(self.layout.all_open);
+                hand -= self.layout.open;
             }
-            let after = self.step(pos);
-            if self.cells[after] == 0 {
-                let beyond = self.step(after);
-                if self.cells[beyond] > 0 {
-                    self.store[mover] += u32::from(self.cells[beyond]);
-                    self.cells[beyond] = 0;
+            captured |= self.drop_lap(self.layout.lap[pos][hand as usize]);
+            pos = usize::from(self.layout.lap_end[pos][hand as usize]);
+            let after = usize::from(self.layout.next[pos]);
+            let lifted = cell(self.cells, after);
+            if lifted == 0 {
+                let beyond = usize::from(self.layout.next[after]);
+                let taken = cell(self.cells, beyond);
+                if taken > 0 {
+                    self.store[mover] += u32::from(taken);
+                    self.cells = empty(self.cells, beyond);
                     captured = true;
                 }
                 return captured;
@@ -299,13 +420,11 @@ impl<'t> Match<'t> {
             }
             // The reserves are constant since the last clear, so the board and the hole identify the
             // configuration.
-            let mut bytes = self.cells;
-            bytes[15] = after as u8;
-            if self.met_before(u128::from_le_bytes(bytes)) {
+            if self.met_before(self.cells | (after as u128) << 120) {
                 return captured;
             }
-            hand = self.cells[after];
-            self.cells[after] = 0;
+            hand = u32::from(lifted);
+            self.cells = empty(self.cells, after);
             pos = after;
             laps += 1;
         }
@@ -334,16 +453,17 @@ impl<'t> Match<'t> {
 
     /// The fallback move: ends the round, and then either the match or sets up the next round.
     fn end_round(&mut self) -> RoundEnd {
-        let row_empty = (self.mover * ROW..(self.mover + 1) * ROW).all(|h| self.cells[h] == 0);
+        let row = if self.mover == 0 { SOUTH } else { NORTH };
+        let row_empty = self.cells & (row * 0xff) == 0;
         let capped = !row_empty
             && (self.turn - self.round_start >= MAX_TURNS_PER_ROUND
                 || self.repetitions >= ROUND_REPETITIONS);
         let starter = if capped { self.mover } else { self.mover ^ 1 };
         for h in 0..HOLES {
             let taker = if capped { h / ROW } else { starter };
-            self.store[taker] += u32::from(self.cells[h]);
-            self.cells[h] = 0;
+            self.store[taker] += u32::from(cell(self.cells, h));
         }
+        self.cells = 0;
         self.rounds += 1;
         if self.store[0] < PER_HOLE {
             return RoundEnd::MatchOver(Some(1));
@@ -358,20 +478,16 @@ impl<'t> Match<'t> {
                 std::cmp::Ordering::Equal => None,
             });
         }
-        let mut closed = 0u16;
-        for p in 0..2 {
+        let mut closed = [0; 2];
+        for (p, shut) in closed.iter_mut().enumerate() {
             let open = (self.store[p] / PER_HOLE).min(ROW as u32) as usize;
-            for i in 0..ROW {
-                let h = p * ROW + i;
-                if i < ROW - open {
-                    closed |= 1 << h;
-                } else {
-                    self.cells[h] = PER_HOLE as u8;
-                }
+            *shut = ROW - open;
+            for i in ROW - open..ROW {
+                self.cells |= (PER_HOLE as u128) << (8 * (p * ROW + i));
             }
             self.store[p] -= PER_HOLE * open as u32;
         }
-        self.link_open_holes(closed);
+        self.layout = &layouts()[closed[0] * ROW + closed[1]];
         self.round_start = self.turn + 1;
         self.mover = starter;
         self.tables.history.clear();
