@@ -8,6 +8,7 @@ mod demala;
 mod docs;
 mod hat;
 mod kerala;
+mod koti_keliya;
 mod language;
 mod pallankuli;
 mod pancha;
