@@ -6,6 +6,7 @@ mod bagh_chal;
 mod corpus;
 mod demala;
 mod docs;
+mod gyan_chaupar;
 mod hat;
 mod kerala;
 mod koti_keliya;
