@@ -105,6 +105,15 @@ impl Scenario {
         self
     }
 
+    /// The players' display names, in turn order.
+    pub fn displays(&self) -> Vec<&str> {
+        self.game()
+            .players
+            .iter()
+            .map(|p| p.display.as_str())
+            .collect()
+    }
+
     pub fn to_move(&self) -> &str {
         &self.game().players[self.state.to_move as usize].name
     }

@@ -43,13 +43,7 @@ fn bc1_four_tigers_against_twenty_goats() {
     assert_eq!(tigers, 4);
     assert_eq!(s.count("prey-hand", "prey"), 20);
     assert_eq!(s.count("hunter-hand", "hunter"), 0);
-    let names: Vec<&str> = s
-        .game()
-        .players
-        .iter()
-        .map(|p| p.display.as_str())
-        .collect();
-    assert_eq!(names, ["tigers", "goats"]);
+    assert_eq!(s.displays(), ["tigers", "goats"]);
 }
 
 #[test]

@@ -16,14 +16,7 @@ fn hd1_one_tiger_against_seven_leopards() {
     let s = Scenario::new(HAT);
     assert_eq!(s.count("hunter-hand", "hunter"), 1);
     assert_eq!(s.count("prey-hand", "prey"), 7);
-    assert_eq!(
-        s.game()
-            .players
-            .iter()
-            .map(|p| p.display.as_str())
-            .collect::<Vec<_>>(),
-        ["tiger", "leopards"]
-    );
+    assert_eq!(s.displays(), ["tiger", "leopards"]);
 }
 
 #[test]

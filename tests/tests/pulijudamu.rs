@@ -72,13 +72,7 @@ fn pj1_three_tigers_against_fifteen_lambs() {
     let s = Scenario::new(PULI);
     assert_eq!(totals(&s), (3, 15));
     assert_eq!((param(PULI, "tigers"), param(PULI, "lambs")), (3, 15));
-    let names: Vec<&str> = s
-        .game()
-        .players
-        .iter()
-        .map(|p| p.display.as_str())
-        .collect();
-    assert_eq!(names, ["tigers", "lambs"]);
+    assert_eq!(s.displays(), ["tigers", "lambs"]);
 }
 
 #[test]

@@ -1324,6 +1324,8 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("hat-diviyan-keliya", "HD-8", "HD-Q3"),
         ("bagh-chal", "BC-9", "BC-Q4"),
         ("pulijudamu", "PJ-8", "PJ-Q3"),
+        ("koti-keliya", "KK-9", "KK-Q5"),
+        ("gyan-chaupar", "GC-9", "GC-Q6"),
         ("pallankuli", "PL-9", "PL-Q4"),
     ] {
         let text = stdout(&keliya(&["show", game]));
