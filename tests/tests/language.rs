@@ -2156,3 +2156,38 @@ fn a_game_that_does_not_end_stops_at_the_step_limit() {
     let capped = Scenario::new("hat-diviyan-keliya");
     assert!(simulate_records(capped.game(), 50, 1, &[], 1, Detail::default(), &|| {}).is_ok());
 }
+
+const STAY: &str = r#"
+title: A piece moved onto its own site
+family: race
+players: {south: {}}
+pieces: {pawn: {}}
+board:
+  generate: [{track: {prefix: t, squares: 3}}]
+setup: {t1: {pawn: 1}}
+rules:
+  stay:
+    do: |
+      choose from in sites_with(pawn) {
+        move(pawn, from, from)
+      }
+    notation: "{from}="
+caps: {max_turns: 2}
+"#;
+
+#[test]
+fn a_piece_moved_to_where_it_stands_stays_there_alone() {
+    // Found by a chart whose snake led a piece back to the square it came from: the count on the
+    // site was raised by the arrival after the departure was read, making two pieces of one.
+    let s = Scenario::new(&ruleset("stay", STAY));
+    let game = s.game();
+    let applied = game
+        .apply(&s.state, &game.legal_moves(&s.state).unwrap()[0])
+        .unwrap();
+    let found = game.successors(&s.state).unwrap().remove(0);
+    let advanced = game.apply_successor(&s.state, found).unwrap();
+    for after in [&applied, &advanced] {
+        let on = |site: &str| after.count(game, game.board.site(site).unwrap(), 0);
+        assert_eq!((on("t1"), on("t2"), on("t3")), (1, 0, 0));
+    }
+}

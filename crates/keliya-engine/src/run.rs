@@ -633,6 +633,10 @@ impl<'a> Run<'a> {
                         format!("no {} on {} to move", name(vals[0]), name(vals[1])),
                     ));
                 }
+                if from == to {
+                    // A piece moved to where it stands stays there, alone.
+                    return Ok(());
+                }
                 let n = st.counts[to]
                     .checked_add(1)
                     .ok_or_else(|| self.error(at, "too many pieces".into()))?;
