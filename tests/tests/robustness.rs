@@ -261,3 +261,28 @@ fn a_loop_that_chooses_for_ever_is_an_error_not_a_stack_overflow() {
     let err = keliya_play::play_random_game(game, 1).expect_err("the rule fails");
     assert!(err.message.contains("more than 100 choices"), "{err}");
 }
+
+/// A `!!binary` value is decoded to text by the YAML reader before keliya sees it: refused however the
+/// tag is spelt, on a key as on a value, and the word `binary` in plain text is left alone.
+#[test]
+fn binary_values_are_refused_however_the_tag_is_spelt() {
+    let refused = [
+        "keliya: 1\ntitle: !<tag:yaml.org,2002:binary> QSB0aXRsZQ==\nextends: hat-diviyan-keliya\n",
+        "%TAG !b! tag:yaml.org,2002:bin\n---\nkeliya: 1\ntitle: !b!ary QSB0aXRsZQ==\nextends: \
+         hat-diviyan-keliya\n",
+        "keliya: 1\n!!binary dGl0bGU=: x\nextends: hat-diviyan-keliya\n",
+    ];
+    for (i, yaml) in refused.iter().enumerate() {
+        let got = problems(&format!("binary-{i}"), yaml);
+        assert!(
+            got[0].contains("unsupported tag `!!binary`"),
+            "{yaml}: {got:?}"
+        );
+    }
+    let path = write_case(
+        "binary-word",
+        "keliya: 1\ntitle: \"binary is a word\"\nextends: hat-diviyan-keliya\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    assert!(loaded.result.is_ok());
+}
