@@ -317,7 +317,7 @@ impl Session<'_> {
             ruleset_hash: self.hash.clone(),
             seed: self.seed,
             agents: self.specs.clone(),
-            moves: self.steps.clone(),
+            moves: self.steps.clone().into(),
             winner: last
                 .result
                 .and_then(|o| o.winner)
@@ -415,10 +415,17 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
                 );
                 return Handled::Done;
             }
-            match replay_prefix(session.game, &record.moves) {
+            let steps = match record.moves.to_vec() {
+                Ok(steps) => steps,
+                Err(e) => {
+                    outln!("Could not load {rest}: {e}");
+                    return Handled::Done;
+                }
+            };
+            match replay_prefix(session.game, &steps) {
                 Ok(states) => {
                     session.states = states;
-                    session.steps = record.moves;
+                    session.steps = steps;
                     outln!("Loaded {rest}: {} steps.", session.steps.len());
                     Handled::Changed
                 }

@@ -1059,6 +1059,43 @@ fn a_huge_number_of_games_starts_with_flat_memory() {
     }
 }
 
+/// A long game recorded with `--record` keeps its steps out of memory: the run needs no more than the
+/// same run without a record (a few MB for the text in hand), where every step's text was once kept
+/// until the game ended (about 130 bytes a step).
+#[test]
+fn a_long_recorded_game_holds_its_steps_in_little_memory() {
+    let ruleset = temp("long-game.yaml");
+    std::fs::write(
+        &ruleset,
+        "keliya: 1\ntitle: long\nextends: raja-pasu\nends:\n  north-cannot-open: ~\ncaps:\n  \
+         max_turns: 400000\n",
+    )
+    .unwrap();
+    let record = temp("long-game.jsonl");
+    let path = ruleset.to_str().unwrap();
+    let minute = std::time::Duration::from_secs(120);
+    let (code, _, bare) = keliya_measured(&["simulate", path, "--games", "1"], minute);
+    assert_eq!(code, Some(0));
+    let with_record = [
+        "simulate",
+        path,
+        "--games",
+        "1",
+        "-o",
+        record.to_str().unwrap(),
+    ];
+    let (code, _, recorded) = keliya_measured(&with_record, minute);
+    assert_eq!(code, Some(0));
+    let text = std::fs::read_to_string(&record).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    let steps = line["moves"].as_array().unwrap().len();
+    assert!(steps >= 400_000, "{steps} steps");
+    assert!(
+        recorded < bare + 10_000,
+        "{steps} steps: {recorded} kB with the record, {bare} kB without"
+    );
+}
+
 /// A full disk while a record is written (a tiny tmpfs, mounted when the tests run as root; skipped where
 /// mounting is not allowed): `--record` fails with exit 1 and `save` says it could not save, the old file
 /// stays whole and no temporary or empty file is left behind.
