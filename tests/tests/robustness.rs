@@ -286,3 +286,28 @@ fn binary_values_are_refused_however_the_tag_is_spelt() {
     let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
     assert!(loaded.result.is_ok());
 }
+
+/// A search allowed the most options (`max_options_per_position: 10000000`) keeps its moves in bounded
+/// room: moves that each keep their own choices and changes (here every move ranks itself with
+/// `prefer`) are refused, once they take more than the room one search may have, at the choice point,
+/// where they once took about 200 bytes a move (2 GB for the ten million allowed).
+#[test]
+fn a_search_at_the_largest_option_bound_stays_in_bounded_room() {
+    let path = write_case(
+        "widest",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nlimits:\n  max_options_per_position: \
+         10000000\nrules:\n  hunter-drop:\n    do: |\n      choose a in range(1, 999) {\n        \
+         choose n in range(1, 9999) {\n          move(hunter, hand(hunter), @A)\n          \
+         prefer(1)\n        }\n      }\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
+    let game = compiled.game.as_ref().expect("a game");
+    let st = game.initial_state();
+    let mut found = keliya_engine::Successors::new();
+    let err = game
+        .successors_into(&st, &mut found)
+        .expect_err("too much to keep");
+    assert!(err.message.contains("take more than 512 MiB"), "{err}");
+    assert!(found.len() < 4_000_000, "{} moves kept", found.len());
+}

@@ -1096,6 +1096,44 @@ fn a_long_recorded_game_holds_its_steps_in_little_memory() {
     );
 }
 
+/// A position of a million moves is listed, as text and as JSON, in the room of its search (about 40
+/// bytes a move), where the whole list was once made at once (about 300 bytes a move as text, 1.7 KB
+/// as JSON); MCTS keeps no list of moves per node either.
+#[test]
+fn a_million_moves_are_listed_in_little_memory() {
+    let ruleset = temp("million-moves.yaml");
+    std::fs::write(
+        &ruleset,
+        "keliya: 1\ntitle: wide\nextends: hat-diviyan-keliya\nlimits:\n  max_options_per_position: \
+         10000000\nrules:\n  hunter-drop:\n    do: |\n      choose a in range(1, 100) {\n        \
+         choose n in range(1, 10000) {\n          move(hunter, hand(hunter), @A)\n        }\n      \
+         }\n    notation: \"{a}.{n}\"\n",
+    )
+    .unwrap();
+    let path = ruleset.to_str().unwrap();
+    let minute = std::time::Duration::from_secs(120);
+    for args in [
+        &["moves", path][..],
+        &["moves", path, "--json"],
+        &[
+            "simulate",
+            path,
+            "--games",
+            "1",
+            "--agents",
+            "mcts:iterations=3",
+        ],
+    ] {
+        let (code, took, kb) = keliya_measured(args, minute);
+        assert_eq!(code, Some(0), "{args:?}");
+        assert!(kb < 150_000, "{args:?}: {kb} kB in {took:?}");
+    }
+    let listed = keliya(&["moves", path, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1_000_000);
+    assert_eq!(v["moves"][1]["move"], "1.2");
+}
+
 /// A full disk while a record is written (a tiny tmpfs, mounted when the tests run as root; skipped where
 /// mounting is not allowed): `--record` fails with exit 1 and `save` says it could not save, the old file
 /// stays whole and no temporary or empty file is left behind.

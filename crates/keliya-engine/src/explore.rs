@@ -145,16 +145,19 @@ impl<'g, 's> Explorer<'g, 's> {
     }
 
     pub(crate) fn full(&self) -> bool {
-        self.found.len() >= self.limit
+        self.found.len() >= self.limit || self.found.over_budget()
     }
 
     /// An error if the search found more moves than one position may have (it stopped one past them),
     /// shown at the choice point last reached.
     pub(crate) fn within_bound(&self) -> Result<(), Box<EngineError>> {
+        let run = Run::new(self.game, self.rule);
+        if self.found.over_budget() {
+            return Err(too_much_to_keep(&run, self.choice_at, self.found.len()));
+        }
         if self.found.len() <= self.found_most {
             return Ok(());
         }
-        let run = Run::new(self.game, self.rule);
         Err(too_many_options(&run, self.choice_at, self.most))
     }
 
@@ -548,6 +551,19 @@ impl<'g, 's> Explorer<'g, 's> {
         self.found
             .push_options(head, point, options, (&run.locals, run.steps));
     }
+}
+
+#[cold]
+fn too_much_to_keep(run: &Run<'_>, at: usize, found: usize) -> Box<EngineError> {
+    run.error(
+        at,
+        format!(
+            "the moves of one position take more than {} MiB to keep ({found} found so far, each \
+             with its own choices and changes); give the position fewer moves \
+             (`limits: max_options_per_position`) or decide them with fewer choices",
+            Successors::MAX_BYTES >> 20
+        ),
+    )
 }
 
 /// Choices in one move, at most (the bundled games make a few; each nests the search one level).

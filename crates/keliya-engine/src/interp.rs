@@ -207,6 +207,26 @@ impl Successors {
             spare_box: FoundMoves::none(),
         }
     }
+    /// The most the lists of one search may hold, in bytes: at most 40 a move where a rule pauses at
+    /// its last choice (ten million moves, the most `limits: max_options_per_position` allows, take
+    /// 400 MB), more where each move keeps its own choices and changes.
+    pub(crate) const MAX_BYTES: usize = 512 << 20;
+
+    /// The bytes the lists hold (their lengths, not their room).
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.len() * size_of::<Entry>()
+            + self.groups.len() * size_of::<Group>()
+            + self.choices.len() * size_of::<Choice>()
+            + self.locals.len() * size_of::<Value>()
+            + self.changes.len() * size_of::<Undo>()
+    }
+
+    /// Whether the moves found take more room than one search may have ([`Successors::MAX_BYTES`]).
+    pub(crate) fn over_budget(&self) -> bool {
+        self.bytes() > Self::MAX_BYTES
+    }
+
     /// Whether the list has room for moves (it has held some).
     pub(crate) fn has_room(&self) -> bool {
         self.entries.capacity() > 0
@@ -1081,15 +1101,18 @@ impl Game {
     }
 
     /// Finds the legal move written as `text` (its notation, or `rule v1 v2`, ignoring case and spacing).
+    /// The moves are looked at one at a time from the list [`Game::successors_into`] fills (the same
+    /// moves in the same order as [`Game::legal_moves`], kept in less room), never all at once.
     pub fn parse_move(&self, st: &State, text: &str) -> Result<Option<Move>, EngineError> {
         let want = normalise(text);
-        let moves = self.legal_moves(st)?;
-        for mv in &moves {
-            if normalise(&self.notation(mv)) == want || normalise(&self.long_notation(mv)) == want {
-                return Ok(Some(mv.clone()));
-            }
+        if st.result.is_some() || st.chance_due {
+            return Ok(None);
         }
-        Ok(None)
+        let mut found = Successors::new();
+        self.successors_into(st, &mut found)?;
+        Ok(found.moves().find(|mv| {
+            normalise(&self.notation(mv)) == want || normalise(&self.long_notation(mv)) == want
+        }))
     }
 
     fn long_notation(&self, mv: &Move) -> String {

@@ -538,6 +538,11 @@ pub fn simulate_each(
             match game_played {
                 Some(Ok(record)) => each(record).map_err(RunError::Output)?,
                 Some(Err((error, kept))) => {
+                    // The games' lists of moves go before the game is played again to trace it: a
+                    // list may hold a search as large as one may be.
+                    if let Ok(mut lists) = lists.lock() {
+                        lists.clear();
+                    }
                     let failure = kept.or_else(|| {
                         trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail)
                     });
