@@ -298,7 +298,7 @@ fn a_search_at_the_largest_option_bound_stays_in_bounded_room() {
         "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nlimits:\n  max_options_per_position: \
          10000000\nrules:\n  hunter-drop:\n    do: |\n      choose a in range(1, 999) {\n        \
          choose n in range(1, 9999) {\n          move(hunter, hand(hunter), @A)\n          \
-         prefer(1)\n        }\n      }\n",
+         prefer(1)\n        }\n      }\n    notation: \"{a}.{n}\"\n",
     );
     let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
     let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
