@@ -660,6 +660,12 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
     let mut legal = Successors::new();
     game.successors_into(&st, &mut legal)
         .map_err(engine_error)?;
+    // Such a list stops a rule at its last choice, and runs the rest when the move is played: each
+    // move is played once, so that a rule that fails after its last choice is reported here.
+    for i in 0..legal.len() {
+        game.advance_found(st.clone(), &legal, i)
+            .map_err(engine_error)?;
+    }
     let to_move = &game.players[st.to_move as usize].name;
     if as_json {
         let value = if !outcomes.is_empty() {
