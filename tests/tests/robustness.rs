@@ -311,3 +311,20 @@ fn a_search_at_the_largest_option_bound_stays_in_bounded_room() {
     assert!(err.message.contains("take more than 512 MiB"), "{err}");
     assert!(found.len() < 4_000_000, "{} moves kept", found.len());
 }
+
+/// YAML's infinity and not-a-number are told in words, not as a parser's policy.
+#[test]
+fn infinity_and_not_a_number_are_told_in_words() {
+    for v in [".inf", "-.inf", ".nan"] {
+        let got = problems(
+            "non-finite",
+            &format!(
+                "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nparams:\n  hunter_win_captures: {v}\n"
+            ),
+        );
+        assert!(
+            got[0].contains(&format!("`{v}` is not a finite number")) && !got[0].contains("policy"),
+            "{got:?}"
+        );
+    }
+}

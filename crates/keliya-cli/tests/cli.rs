@@ -332,6 +332,21 @@ fn moves_and_apply_round_trip_through_a_state_file() {
     ]);
     assert_eq!(o.status.code(), Some(1), "the apex is taken");
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a legal move"));
+    // A state file saved by an editor that puts a byte order mark first reads the same.
+    let marked = temp("s1-bom.json");
+    let mut text = "\u{feff}".as_bytes().to_vec();
+    text.extend_from_slice(&std::fs::read(&state).expect("read"));
+    std::fs::write(&marked, text).expect("written");
+    let o = keliya(&[
+        "moves",
+        "hat-diviyan-keliya",
+        "--state",
+        marked.to_str().expect("utf-8"),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let w: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(w, v);
 }
 
 #[test]

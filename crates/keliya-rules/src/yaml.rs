@@ -225,6 +225,14 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
             Some("a ruleset nests a few levels; flatten the structure".into()),
         );
     }
+    // `.inf`, `-.inf` or `.nan`: YAML's infinity and not-a-number, which no value of a ruleset may be.
+    if let Some(rest) = first.strip_prefix("non-finite float ") {
+        let written = rest.split(" rejected").next().unwrap_or(rest);
+        return (
+            format!("YAML: {written} is not a finite number"),
+            Some("`.inf` and `.nan` stand for infinity and not-a-number; write a number".into()),
+        );
+    }
     if first.starts_with("unsupported tag") {
         return (
             format!("YAML: {first}"),
