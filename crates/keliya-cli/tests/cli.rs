@@ -312,14 +312,18 @@ fn moves_and_apply_round_trip_through_a_state_file() {
     assert!(o.status.success());
     let state = temp("s1.json");
     std::fs::write(&state, &o.stdout).expect("written");
-    let o = keliya(&[
-        "moves",
-        "hat-diviyan-keliya",
-        "--state",
-        state.to_str().expect("utf-8"),
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let moves_of = |state: &std::path::Path| {
+        let o = keliya(&[
+            "moves",
+            "hat-diviyan-keliya",
+            "--state",
+            state.to_str().expect("utf-8"),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("json")
+    };
+    let v = moves_of(&state);
     assert_eq!(v["to_move"], "prey");
     assert_eq!(v["moves"].as_array().expect("list").len(), 9);
     let o = keliya(&[
@@ -337,16 +341,7 @@ fn moves_and_apply_round_trip_through_a_state_file() {
     let mut text = "\u{feff}".as_bytes().to_vec();
     text.extend_from_slice(&std::fs::read(&state).expect("read"));
     std::fs::write(&marked, text).expect("written");
-    let o = keliya(&[
-        "moves",
-        "hat-diviyan-keliya",
-        "--state",
-        marked.to_str().expect("utf-8"),
-        "--json",
-    ]);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let w: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    assert_eq!(w, v);
+    assert_eq!(moves_of(&marked), v);
 }
 
 #[test]
