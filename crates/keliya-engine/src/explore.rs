@@ -151,12 +151,12 @@ impl<'g, 's> Explorer<'g, 's> {
     /// An error if the search found more moves than one position may have (it stopped one past them),
     /// shown at the choice point last reached.
     pub(crate) fn within_bound(&self) -> Result<(), Box<EngineError>> {
+        if self.found.len() <= self.found_most && !self.found.over_budget() {
+            return Ok(());
+        }
         let run = Run::new(self.game, self.rule);
         if self.found.over_budget() {
             return Err(too_much_to_keep(&run, self.choice_at, self.found.len()));
-        }
-        if self.found.len() <= self.found_most {
-            return Ok(());
         }
         Err(too_many_options(&run, self.choice_at, self.most))
     }

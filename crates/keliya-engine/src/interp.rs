@@ -110,6 +110,8 @@ pub struct Successors {
     changes: Vec<Undo>,
     /// As [`Successor::found_in`].
     found_in: u64,
+    /// Whether the lists hold more than [`Successors::MAX_BYTES`] (worked out as they grow).
+    over: bool,
     /// Room that finding the moves and playing one of them work in, kept for the next time (the list
     /// is the caller's workspace: a playout loop keeps one for all its games): the explorer's option
     /// lists, and the options of the `for` loops a played move runs.
@@ -202,6 +204,7 @@ impl Successors {
             locals: Vec::new(),
             changes: Vec::new(),
             found_in: 0,
+            over: false,
             options: Vec::new(),
             items: std::cell::Cell::new(Vec::new()),
             spare_box: FoundMoves::none(),
@@ -224,7 +227,17 @@ impl Successors {
 
     /// Whether the moves found take more room than one search may have ([`Successors::MAX_BYTES`]).
     pub(crate) fn over_budget(&self) -> bool {
-        self.bytes() > Self::MAX_BYTES
+        self.over
+    }
+
+    /// Notes whether the lists, just grown, hold too much: looked at every 64th group, and at every
+    /// group once there are a million moves (a group holds a few hundred kB at most, so the bound is
+    /// never passed by much), so that the small searches of a playout pay next to nothing for it.
+    #[inline]
+    fn weigh(&mut self) {
+        if self.groups.len() % 64 == 0 || self.entries.len() >= 1 << 20 {
+            self.over = self.bytes() > Self::MAX_BYTES;
+        }
     }
 
     /// Whether the list has room for moves (it has held some).
@@ -243,6 +256,7 @@ impl Successors {
         self.choices.clear();
         self.locals.clear();
         self.changes.clear();
+        self.over = false;
     }
     /// The `i`th move (`None` past the end).
     pub fn mv(&self, i: usize) -> Option<Move> {
@@ -303,6 +317,7 @@ impl Successors {
         })
     }
 
+    #[inline]
     fn push_group(&mut self, head: Head, point: Option<u16>, kept: Kept) -> u32 {
         let start = self.choices.len();
         self.choices.extend_from_slice(head.path);
@@ -314,6 +329,7 @@ impl Successors {
             decided: head.decided,
             kept,
         });
+        self.weigh();
         self.groups.len() as u32 - 1
     }
 
@@ -382,6 +398,7 @@ impl Successors {
         let group = self.push_paused(head, Some(point), locals, steps);
         self.entries
             .extend(options.iter().map(|&values| Entry { group, values }));
+        self.weigh();
     }
 
     /// Records the one move of a rule paused at its start, with `locals` and `steps`.
