@@ -261,3 +261,70 @@ fn a_loop_that_chooses_for_ever_is_an_error_not_a_stack_overflow() {
     let err = keliya_play::play_random_game(game, 1).expect_err("the rule fails");
     assert!(err.message.contains("more than 100 choices"), "{err}");
 }
+
+/// A `!!binary` value is decoded to text by the YAML reader before keliya sees it: refused however the
+/// tag is spelt, on a key as on a value, and the word `binary` in plain text is left alone.
+#[test]
+fn binary_values_are_refused_however_the_tag_is_spelt() {
+    let refused = [
+        "keliya: 1\ntitle: !<tag:yaml.org,2002:binary> QSB0aXRsZQ==\nextends: hat-diviyan-keliya\n",
+        "%TAG !b! tag:yaml.org,2002:bin\n---\nkeliya: 1\ntitle: !b!ary QSB0aXRsZQ==\nextends: \
+         hat-diviyan-keliya\n",
+        "keliya: 1\n!!binary dGl0bGU=: x\nextends: hat-diviyan-keliya\n",
+    ];
+    for (i, yaml) in refused.iter().enumerate() {
+        let got = problems(&format!("binary-{i}"), yaml);
+        assert!(
+            got[0].contains("unsupported tag `!!binary`"),
+            "{yaml}: {got:?}"
+        );
+    }
+    let path = write_case(
+        "binary-word",
+        "keliya: 1\ntitle: \"binary is a word\"\nextends: hat-diviyan-keliya\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    assert!(loaded.result.is_ok());
+}
+
+/// A search allowed the most options (`max_options_per_position: 10000000`) keeps its moves in bounded
+/// room: moves that each keep their own choices and changes (here every move ranks itself with
+/// `prefer`) are refused, once they take more than the room one search may have, at the choice point,
+/// where they once took about 200 bytes a move (2 GB for the ten million allowed).
+#[test]
+fn a_search_at_the_largest_option_bound_stays_in_bounded_room() {
+    let path = write_case(
+        "widest",
+        "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nlimits:\n  max_options_per_position: \
+         10000000\nrules:\n  hunter-drop:\n    do: |\n      choose a in range(1, 999) {\n        \
+         choose n in range(1, 9999) {\n          move(hunter, hand(hunter), @A)\n          \
+         prefer(1)\n        }\n      }\n    notation: \"{a}.{n}\"\n",
+    );
+    let loaded = keliya_rules::load(&catalog(), path.to_str().expect("utf-8"));
+    let compiled = loaded.result.unwrap_or_else(|_| panic!("loads"));
+    let game = compiled.game.as_ref().expect("a game");
+    let st = game.initial_state();
+    let mut found = keliya_engine::Successors::new();
+    let err = game
+        .successors_into(&st, &mut found)
+        .expect_err("too much to keep");
+    assert!(err.message.contains("take more than 512 MiB"), "{err}");
+    assert!(found.len() < 4_000_000, "{} moves kept", found.len());
+}
+
+/// YAML's infinity and not-a-number are told in words, not as a parser's policy.
+#[test]
+fn infinity_and_not_a_number_are_told_in_words() {
+    for v in [".inf", "-.inf", ".nan"] {
+        let got = problems(
+            "non-finite",
+            &format!(
+                "keliya: 1\ntitle: t\nextends: hat-diviyan-keliya\nparams:\n  hunter_win_captures: {v}\n"
+            ),
+        );
+        assert!(
+            got[0].contains(&format!("`{v}` is not a finite number")) && !got[0].contains("policy"),
+            "{got:?}"
+        );
+    }
+}

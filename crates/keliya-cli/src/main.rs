@@ -63,7 +63,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use keliya_engine::Game;
+use keliya_engine::{Game, Successors};
 use keliya_play::state_json;
 use keliya_rules::{Catalog, Compiled};
 use serde_json::json;
@@ -654,7 +654,18 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
     let st = read_state(game, state)?;
     let outcomes = game.chance_outcomes(&st);
     let rows = game.throws.as_deref().unwrap_or_default();
-    let legal = game.legal_moves(&st).map_err(engine_error)?;
+    // The moves are kept in the engine's compact list (the same moves, in the same order, as
+    // `legal_moves`) and written one at a time: a position of millions of moves is listed in the
+    // memory of its search.
+    let mut legal = Successors::new();
+    game.successors_into(&st, &mut legal)
+        .map_err(engine_error)?;
+    // Such a list stops a rule at its last choice, and runs the rest when the move is played: each
+    // move is played once, so that a rule that fails after its last choice is reported here.
+    for i in 0..legal.len() {
+        game.advance_found(st.clone(), &legal, i)
+            .map_err(engine_error)?;
+    }
     let to_move = &game.players[st.to_move as usize].name;
     if as_json {
         let value = if !outcomes.is_empty() {
@@ -671,14 +682,31 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
             json!({
                 "to_move": to_move,
                 "throw_due": false,
-                "moves": legal.iter().map(|m| json!({"move": game.notation(m), "rule": game.rule_name(m.rule)})).collect::<Vec<_>>(),
+                "moves": [],
                 "state": state_json::to_json(game, &st),
             })
         };
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&value).expect("JSON values serialise")
-        );
+        let text = serde_json::to_string_pretty(&value).expect("JSON values serialise");
+        // The list of moves goes where the pretty printer put the empty one (the only `"moves": []`
+        // that is not inside a string), written as it would have written it.
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = match text.split_once("\n  \"moves\": []") {
+            Some((before, after)) if !legal.is_empty() => (|| {
+                write!(out, "{before}\n  \"moves\": [")?;
+                for (i, m) in legal.moves().enumerate() {
+                    let one = json!({"move": game.notation(&m), "rule": game.rule_name(m.rule)});
+                    let one = serde_json::to_string_pretty(&one).expect("JSON values serialise");
+                    let sep = if i == 0 { "" } else { "," };
+                    write!(out, "{sep}\n    {}", one.replace('\n', "\n    "))?;
+                }
+                writeln!(out, "\n  ]{after}")?;
+                out.flush()
+            })(),
+            _ => writeln!(out, "{text}").and_then(|()| out.flush()),
+        };
+        if let Err(e) = written {
+            stdout_failed(e);
+        }
         return Ok(());
     }
     if let Some(r) = st.result {
@@ -700,12 +728,27 @@ fn moves(what: &str, state: Option<&PathBuf>, as_json: bool) -> Result<(), CliEr
         }
     } else {
         outln!("{to_move} to move, {} legal move(s):", legal.len());
-        for m in &legal {
-            outln!("  {:<12} ({})", game.notation(m), game.rule_name(m.rule));
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let written = legal
+            .moves()
+            .try_for_each(|m| {
+                writeln!(
+                    out,
+                    "  {:<12} ({})",
+                    game.notation(&m),
+                    game.rule_name(m.rule)
+                )
+            })
+            .and_then(|()| out.flush());
+        if let Err(e) = written {
+            stdout_failed(e);
         }
     }
     Ok(())
 }
+
+/// The legal moves an error names, at most.
+const SHOWN_MOVES: usize = 100;
 
 fn apply(what: &str, state: Option<&PathBuf>, mv_text: &str) -> Result<(), CliError> {
     let c = load_game(what)?;
@@ -726,12 +769,18 @@ fn apply(what: &str, state: Option<&PathBuf>, mv_text: &str) -> Result<(), CliEr
         game.apply_chance(&st, i as u8)
     } else {
         let Some(mv) = game.parse_move(&st, mv_text).map_err(engine_error)? else {
-            let legal: Vec<String> = game
-                .legal_moves(&st)
-                .map_err(engine_error)?
-                .iter()
-                .map(|m| game.notation(m))
+            let mut found = Successors::new();
+            game.successors_into(&st, &mut found)
+                .map_err(engine_error)?;
+            // A position of very many moves names the first of them and says how many more.
+            let mut legal: Vec<String> = found
+                .moves()
+                .take(SHOWN_MOVES)
+                .map(|m| game.notation(&m))
                 .collect();
+            if found.len() > SHOWN_MOVES {
+                legal.push(format!("and {} more", found.len() - SHOWN_MOVES));
+            }
             let shown = if legal.is_empty() {
                 "none (the game is over)".to_string()
             } else {

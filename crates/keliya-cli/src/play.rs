@@ -6,7 +6,7 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use keliya_engine::{Game, State, Successors};
+use keliya_engine::{Game, Move, State, Successors};
 use keliya_play::Dice;
 use keliya_play::agents::{Agent, parse_agent};
 use keliya_play::record::{ENGINE_VERSION, GameRecord, THROW_PREFIX, read_records, write_records};
@@ -169,14 +169,15 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
             show_board = true;
             continue;
         }
-        let legal = game.legal_moves(&st).map_err(crate::engine_error)?;
+        // The moves in the engine's compact list (the same, in the same order, as `legal_moves`),
+        // each made whole only when it is shown or played.
+        let mut found = Successors::new();
+        game.successors_into(&st, &mut found)
+            .map_err(crate::engine_error)?;
         let seat = &mut seats[st.to_move as usize];
         let who = &game.players[st.to_move as usize].display;
         match seat {
             Seat::Computer(agent) => {
-                let mut found = Successors::new();
-                game.successors_into(&st, &mut found)
-                    .map_err(crate::engine_error)?;
                 let k = agent
                     .choose(game, &st, &found, &mut dice)
                     .map_err(crate::engine_error)?;
@@ -190,23 +191,23 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                 session.push(next, text);
                 show_board = true;
             }
-            Seat::Human if legal.len() == 1 => {
+            Seat::Human if found.len() == 1 => {
                 // Nothing to decide: a pass, an end of round. Played, and said so.
-                let m = &legal[0];
+                let m = found.mv(0).unwrap_or_else(Move::pass);
                 outln!(
                     "{who}: {} (the only move, played for you)",
-                    session.readable(m)
+                    session.readable(&m)
                 );
                 session.push(
-                    game.apply(&st, m).map_err(crate::engine_error)?,
-                    game.notation(m),
+                    game.apply(&st, &m).map_err(crate::engine_error)?,
+                    game.notation(&m),
                 );
                 show_board = true;
             }
             Seat::Human => {
                 outln!("{who} to move:");
-                for (i, m) in legal.iter().enumerate() {
-                    outln!("  {:>2}. {}", i + 1, session.readable(m));
+                for (i, m) in found.moves().enumerate() {
+                    outln!("  {:>2}. {}", i + 1, session.readable(&m));
                 }
                 out!("{who}> ");
                 if let Err(e) = std::io::stdout().flush() {
@@ -228,18 +229,17 @@ pub fn run(args: PlayArgs) -> Result<(), CliError> {
                     Handled::NotACommand => {}
                 }
                 let chosen = match input.parse::<usize>() {
-                    Ok(k) if (1..=legal.len()).contains(&k) => Some(legal[k - 1].clone()),
+                    Ok(k) if (1..=found.len()).contains(&k) => found.mv(k - 1),
                     Ok(_) => {
-                        outln!("No move {input}: choose 1 to {}.", legal.len());
+                        outln!("No move {input}: choose 1 to {}.", found.len());
                         continue;
                     }
                     Err(_) => match game.parse_move(&st, input).map_err(crate::engine_error)? {
                         Some(m) => Some(m),
                         // A move may be typed as it is shown, too.
-                        None => legal
-                            .iter()
-                            .find(|m| same_words(&session.readable(m), input))
-                            .cloned(),
+                        None => found
+                            .moves()
+                            .find(|m| same_words(&session.readable(m), input)),
                     },
                 };
                 match chosen {
@@ -317,7 +317,7 @@ impl Session<'_> {
             ruleset_hash: self.hash.clone(),
             seed: self.seed,
             agents: self.specs.clone(),
-            moves: self.steps.clone(),
+            moves: self.steps.clone().into(),
             winner: last
                 .result
                 .and_then(|o| o.winner)
@@ -415,10 +415,17 @@ fn command(session: &mut Session<'_>, input: &str) -> Handled {
                 );
                 return Handled::Done;
             }
-            match replay_prefix(session.game, &record.moves) {
+            let steps = match record.moves.to_vec() {
+                Ok(steps) => steps,
+                Err(e) => {
+                    outln!("Could not load {rest}: {e}");
+                    return Handled::Done;
+                }
+            };
+            match replay_prefix(session.game, &steps) {
                 Ok(states) => {
                     session.states = states;
-                    session.steps = record.moves;
+                    session.steps = steps;
                     outln!("Loaded {rest}: {} steps.", session.steps.len());
                     Handled::Changed
                 }

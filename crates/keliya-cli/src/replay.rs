@@ -121,7 +121,10 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
         // they go.
         let unfinished = r.winner.is_none() && r.summary.reason.is_empty();
         let states = if unfinished {
-            crate::play::replay_prefix(game, &r.moves)
+            r.moves
+                .to_vec()
+                .map_err(|e| e.to_string())
+                .and_then(|moves| crate::play::replay_prefix(game, &moves))
         } else {
             replay(game, r)
         }
@@ -169,7 +172,11 @@ fn show_game(
         )));
     }
     let mut steps = Vec::new();
-    for (k, step) in r.moves.iter().enumerate().take(upto) {
+    let moves = r
+        .moves
+        .to_vec()
+        .map_err(|e| CliError::Message(e.to_string()))?;
+    for (k, step) in moves.iter().enumerate().take(upto) {
         let before = &states[k];
         let who = game.players[before.to_move as usize].display.clone();
         let (kind, text) = match step.strip_prefix(THROW_PREFIX) {

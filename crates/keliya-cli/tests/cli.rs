@@ -312,14 +312,18 @@ fn moves_and_apply_round_trip_through_a_state_file() {
     assert!(o.status.success());
     let state = temp("s1.json");
     std::fs::write(&state, &o.stdout).expect("written");
-    let o = keliya(&[
-        "moves",
-        "hat-diviyan-keliya",
-        "--state",
-        state.to_str().expect("utf-8"),
-        "--json",
-    ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let moves_of = |state: &std::path::Path| {
+        let o = keliya(&[
+            "moves",
+            "hat-diviyan-keliya",
+            "--state",
+            state.to_str().expect("utf-8"),
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice::<serde_json::Value>(&o.stdout).expect("json")
+    };
+    let v = moves_of(&state);
     assert_eq!(v["to_move"], "prey");
     assert_eq!(v["moves"].as_array().expect("list").len(), 9);
     let o = keliya(&[
@@ -332,6 +336,12 @@ fn moves_and_apply_round_trip_through_a_state_file() {
     ]);
     assert_eq!(o.status.code(), Some(1), "the apex is taken");
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a legal move"));
+    // A state file saved by an editor that puts a byte order mark first reads the same.
+    let marked = temp("s1-bom.json");
+    let mut text = "\u{feff}".as_bytes().to_vec();
+    text.extend_from_slice(&std::fs::read(&state).expect("read"));
+    std::fs::write(&marked, text).expect("written");
+    assert_eq!(moves_of(&marked), v);
 }
 
 #[test]
@@ -1057,6 +1067,81 @@ fn a_huge_number_of_games_starts_with_flat_memory() {
             "--games {games}: {rss:?} kB"
         );
     }
+}
+
+/// A long game recorded with `--record` keeps its steps out of memory: the run needs no more than the
+/// same run without a record (a few MB for the text in hand), where every step's text was once kept
+/// until the game ended (about 130 bytes a step).
+#[test]
+fn a_long_recorded_game_holds_its_steps_in_little_memory() {
+    let ruleset = temp("long-game.yaml");
+    std::fs::write(
+        &ruleset,
+        "keliya: 1\ntitle: long\nextends: raja-pasu\nends:\n  north-cannot-open: ~\ncaps:\n  \
+         max_turns: 400000\n",
+    )
+    .unwrap();
+    let record = temp("long-game.jsonl");
+    let path = ruleset.to_str().unwrap();
+    let minute = std::time::Duration::from_secs(120);
+    let (code, _, bare) = keliya_measured(&["simulate", path, "--games", "1"], minute);
+    assert_eq!(code, Some(0));
+    let with_record = [
+        "simulate",
+        path,
+        "--games",
+        "1",
+        "-o",
+        record.to_str().unwrap(),
+    ];
+    let (code, _, recorded) = keliya_measured(&with_record, minute);
+    assert_eq!(code, Some(0));
+    let text = std::fs::read_to_string(&record).unwrap();
+    let line: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
+    let steps = line["moves"].as_array().unwrap().len();
+    assert!(steps >= 400_000, "{steps} steps");
+    assert!(
+        recorded < bare + 10_000,
+        "{steps} steps: {recorded} kB with the record, {bare} kB without"
+    );
+}
+
+/// A position of a million moves is listed, as text and as JSON, in the room of its search (about 40
+/// bytes a move), where the whole list was once made at once (about 300 bytes a move as text, 1.7 KB
+/// as JSON); MCTS keeps no list of moves per node either.
+#[test]
+fn a_million_moves_are_listed_in_little_memory() {
+    let ruleset = temp("million-moves.yaml");
+    std::fs::write(
+        &ruleset,
+        "keliya: 1\ntitle: wide\nextends: hat-diviyan-keliya\nlimits:\n  max_options_per_position: \
+         10000000\nrules:\n  hunter-drop:\n    do: |\n      choose a in range(1, 100) {\n        \
+         choose n in range(1, 10000) {\n          move(hunter, hand(hunter), @A)\n        }\n      \
+         }\n    notation: \"{a}.{n}\"\n",
+    )
+    .unwrap();
+    let path = ruleset.to_str().unwrap();
+    let minute = std::time::Duration::from_secs(120);
+    for args in [
+        &["moves", path][..],
+        &["moves", path, "--json"],
+        &[
+            "simulate",
+            path,
+            "--games",
+            "1",
+            "--agents",
+            "mcts:iterations=3",
+        ],
+    ] {
+        let (code, took, kb) = keliya_measured(args, minute);
+        assert_eq!(code, Some(0), "{args:?}");
+        assert!(kb < 150_000, "{args:?}: {kb} kB in {took:?}");
+    }
+    let listed = keliya(&["moves", path, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&listed.stdout).unwrap();
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1_000_000);
+    assert_eq!(v["moves"][1]["move"], "1.2");
 }
 
 /// A full disk while a record is written (a tiny tmpfs, mounted when the tests run as root; skipped where

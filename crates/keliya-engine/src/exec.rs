@@ -135,7 +135,7 @@ impl<'g, 's> Executor<'g, 's> {
     }
 
     pub(crate) fn full(&self) -> bool {
-        self.found_len() >= self.limit
+        self.found_len() >= self.limit || self.found.as_ref().is_some_and(|f| f.over_budget())
     }
 
     /// The last move found (a replay finds one), what it decided.
@@ -146,6 +146,10 @@ impl<'g, 's> Executor<'g, 's> {
     /// An error if the search found more moves than one position may have (it stopped one past them),
     /// shown at the choice point last reached.
     pub(crate) fn within_bound(&self) -> Done {
+        if self.found.as_ref().is_some_and(|f| f.over_budget()) {
+            let run = Run::new(self.game, self.rule);
+            return Err(too_much_to_keep(&run, self.choice_at, self.found_len()));
+        }
         if self.found_len() <= self.found_most {
             return Ok(());
         }
@@ -563,6 +567,19 @@ impl Game {
         finish.run_from(&mut run, st, pc as usize)?;
         Ok(run.decided())
     }
+}
+
+#[cold]
+fn too_much_to_keep(run: &Run<'_>, at: usize, found: usize) -> Box<EngineError> {
+    run.error(
+        at,
+        format!(
+            "the moves of one position take more than {} MiB to keep ({found} found so far, each \
+             with its own choices and changes); give the position fewer moves \
+             (`limits: max_options_per_position`) or decide them with fewer choices",
+            Successors::MAX_BYTES >> 20
+        ),
+    )
 }
 
 /// Choices in one move, at most (the bundled games make a few; each nests the search one level).

@@ -110,8 +110,10 @@ pub struct Successors {
     changes: Vec<Undo>,
     /// As [`Successor::found_in`].
     found_in: u64,
+    /// Whether the lists hold more than [`Successors::MAX_BYTES`] (worked out as they grow).
+    over: bool,
     /// Room that finding the moves and playing one of them work in, kept for the next time (the list
-    /// is the caller's workspace: a playout loop keeps one for all its games): the explorer's option
+    /// is the caller's workspace: a playout loop keeps one for all its games): the executor's option
     /// lists, and the options of the `for` loops a played move runs.
     pub(crate) options: Vec<[Value; 2]>,
     pub(crate) items: std::cell::Cell<Vec<[Value; 2]>>,
@@ -172,7 +174,7 @@ enum Kept {
     },
 }
 
-/// What the explorer says of a group of moves besides its options.
+/// What the executor says of a group of moves besides its options.
 pub(crate) struct Head<'a> {
     pub(crate) rule: u16,
     pub(crate) path: &'a [Choice],
@@ -202,11 +204,42 @@ impl Successors {
             locals: Vec::new(),
             changes: Vec::new(),
             found_in: 0,
+            over: false,
             options: Vec::new(),
             items: std::cell::Cell::new(Vec::new()),
             spare_box: FoundMoves::none(),
         }
     }
+    /// The most the lists of one search may hold, in bytes: at most 40 a move where a rule pauses at
+    /// its last choice (ten million moves, the most `limits: max_options_per_position` allows, take
+    /// 400 MB), more where each move keeps its own choices and changes.
+    pub(crate) const MAX_BYTES: usize = 512 << 20;
+
+    /// The bytes the lists hold (their lengths, not their room).
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.len() * size_of::<Entry>()
+            + self.groups.len() * size_of::<Group>()
+            + self.choices.len() * size_of::<Choice>()
+            + self.locals.len() * size_of::<Value>()
+            + self.changes.len() * size_of::<Undo>()
+    }
+
+    /// Whether the moves found take more room than one search may have ([`Successors::MAX_BYTES`]).
+    pub(crate) fn over_budget(&self) -> bool {
+        self.over
+    }
+
+    /// Notes whether the lists, just grown, hold too much: looked at every 64th group, and at every
+    /// group once there are a million moves (a group holds a few hundred kB at most, so the bound is
+    /// never passed by much), so that the small searches of a playout pay next to nothing for it.
+    #[inline]
+    fn weigh(&mut self) {
+        if self.groups.len() % 64 == 0 || self.entries.len() >= 1 << 20 {
+            self.over = self.bytes() > Self::MAX_BYTES;
+        }
+    }
+
     /// Whether the list has room for moves (it has held some).
     pub(crate) fn has_room(&self) -> bool {
         self.entries.capacity() > 0
@@ -223,6 +256,7 @@ impl Successors {
         self.choices.clear();
         self.locals.clear();
         self.changes.clear();
+        self.over = false;
     }
     /// The `i`th move (`None` past the end).
     pub fn mv(&self, i: usize) -> Option<Move> {
@@ -283,6 +317,7 @@ impl Successors {
         })
     }
 
+    #[inline]
     fn push_group(&mut self, head: Head, point: Option<u16>, kept: Kept) -> u32 {
         let start = self.choices.len();
         self.choices.extend_from_slice(head.path);
@@ -294,6 +329,7 @@ impl Successors {
             decided: head.decided,
             kept,
         });
+        self.weigh();
         self.groups.len() as u32 - 1
     }
 
@@ -362,6 +398,7 @@ impl Successors {
         let group = self.push_paused(head, Some(point), locals, steps);
         self.entries
             .extend(options.iter().map(|&values| Entry { group, values }));
+        self.weigh();
     }
 
     /// Records the one move of a rule paused at its start, with `locals` and `steps`.
@@ -1081,15 +1118,18 @@ impl Game {
     }
 
     /// Finds the legal move written as `text` (its notation, or `rule v1 v2`, ignoring case and spacing).
+    /// The moves are looked at one at a time from the list [`Game::successors_into`] fills (the same
+    /// moves in the same order as [`Game::legal_moves`], kept in less room), never all at once.
     pub fn parse_move(&self, st: &State, text: &str) -> Result<Option<Move>, EngineError> {
         let want = normalise(text);
-        let moves = self.legal_moves(st)?;
-        for mv in &moves {
-            if normalise(&self.notation(mv)) == want || normalise(&self.long_notation(mv)) == want {
-                return Ok(Some(mv.clone()));
-            }
+        if st.result.is_some() || st.chance_due {
+            return Ok(None);
         }
-        Ok(None)
+        let mut found = Successors::new();
+        self.successors_into(st, &mut found)?;
+        Ok(found.moves().find(|mv| {
+            normalise(&self.notation(mv)) == want || normalise(&self.long_notation(mv)) == want
+        }))
     }
 
     fn long_notation(&self, mv: &Move) -> String {

@@ -14,7 +14,7 @@ use smallvec::SmallVec;
 
 /// The position rules run on while moves are searched: the searched position itself until an effect
 /// first changes it, then one working copy per search, changed in place by effects, with a trail of the
-/// old values so that the explorer can take a change back when it goes on to the next option of a
+/// old values so that the executor can take a change back when it goes on to the next option of a
 /// choice point (no copy of the position per option). Most searches of the hunt games change nothing
 /// before their moves pause, and copy nothing.
 pub(crate) struct Scratch<'p> {
@@ -179,7 +179,7 @@ impl std::ops::Deref for Scratch<'_> {
 }
 
 /// Everything a rule's run has made besides the position: its locals and what its effects decided.
-/// Copied whenever the explorer forks the run at a choice point.
+/// Copied whenever the executor forks the run at a choice point.
 pub(crate) struct Run<'a> {
     pub(crate) game: &'a Game,
     pub(crate) rule: u16,
@@ -441,7 +441,7 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Lists the options of a choice point or loop at the end of `items` (the explorer's one list for
+    /// Lists the options of a choice point or loop at the end of `items` (the executor's one list for
     /// every choice point on the path, so listing copies nothing and allocates only to grow it).
     pub(crate) fn options(
         &mut self,

@@ -1,7 +1,7 @@
 //! Agents: who picks the move for a seat. `random`, `greedy` (one ply), `mcts` (UCT with chance nodes).
 //! Every agent draws its randomness from the game's dice, so a seed fixes the whole game.
 
-use keliya_engine::{EngineError, Game, Move, State, Successors};
+use keliya_engine::{EngineError, Game, State, Successors};
 
 use crate::Dice;
 
@@ -205,9 +205,14 @@ impl Default for MctsAgent {
 
 struct Node {
     state: State,
-    /// Decision node: legal moves; chance node: none (children indexed by outcome).
-    moves: Vec<Move>,
+    /// Chance node: the throw outcomes; decision node: none.
     outcomes: Vec<(u8, f64)>,
+    /// The node's children: its legal moves, or its outcomes.
+    width: usize,
+    /// Chance node: the child of each outcome, once made. Decision node: the children made so far,
+    /// those of the first moves in order (every move is tried once before any is tried again), so a
+    /// node of millions of moves keeps only the few it tried; a move is found again when its child
+    /// is made.
     children: Vec<Option<usize>>,
     visits: f64,
     /// Total reward per player.
@@ -215,23 +220,26 @@ struct Node {
 }
 
 impl MctsAgent {
-    fn node(game: &Game, st: State) -> Result<Node, EngineError> {
+    /// The node of `st`; `found` is room to find its moves in.
+    fn node(game: &Game, st: State, found: &mut Successors) -> Result<Node, EngineError> {
         let outcomes = game.chance_outcomes(&st);
-        let moves = if outcomes.is_empty() {
-            game.legal_moves(&st)?
-        } else {
-            Vec::new()
-        };
-        let n = if outcomes.is_empty() {
-            moves.len()
+        let width = if outcomes.is_empty() {
+            // The same moves, in the same order, as `legal_moves`.
+            game.successors_into(&st, found)?;
+            found.len()
         } else {
             outcomes.len()
         };
+        let children = if outcomes.is_empty() {
+            Vec::new()
+        } else {
+            vec![None; width]
+        };
         Ok(Node {
             state: st,
-            moves,
             outcomes,
-            children: vec![None; n],
+            width,
+            children,
             visits: 0.0,
             reward: vec![0.0; game.players.len()],
         })
@@ -289,20 +297,23 @@ impl Agent for MctsAgent {
         if moves.len() == 1 {
             return Ok(0);
         }
-        let mut nodes = vec![Self::node(game, st.clone())?];
+        // Room to find a position's moves in, for every node.
+        let mut found = Successors::new();
+        let mut nodes = vec![Self::node(game, st.clone(), &mut found)?];
         for _ in 0..self.iterations {
             // Selection and expansion.
             let mut path = vec![0usize];
             let mut current = 0;
             loop {
                 let node = &nodes[current];
-                if node.state.result.is_some() || node.children.is_empty() {
+                if node.state.result.is_some() || node.width == 0 {
                     break;
                 }
                 let pick = if !node.outcomes.is_empty() {
                     dice.weighted(node.outcomes.iter().map(|o| o.1))
-                } else if let Some(untried) = node.children.iter().position(Option::is_none) {
-                    untried
+                } else if node.children.len() < node.width {
+                    // The first move not tried.
+                    node.children.len()
                 } else {
                     let mover = node.state.to_move as usize;
                     let ln = node.visits.max(1.0).ln();
@@ -319,7 +330,7 @@ impl Agent for MctsAgent {
                     }
                     best
                 };
-                match nodes[current].children[pick] {
+                match nodes[current].children.get(pick).copied().flatten() {
                     Some(next) => {
                         current = next;
                         path.push(current);
@@ -327,14 +338,20 @@ impl Agent for MctsAgent {
                     None => {
                         let node = &nodes[current];
                         let next_state = if node.outcomes.is_empty() {
-                            game.apply(&node.state, &node.moves[pick])?
+                            game.successors_into(&node.state, &mut found)?;
+                            game.advance_found(node.state.clone(), &found, pick)?
                         } else {
                             game.apply_chance(&node.state, node.outcomes[pick].0)
                         };
-                        let child = Self::node(game, next_state)?;
+                        let child = Self::node(game, next_state, &mut found)?;
                         nodes.push(child);
                         let id = nodes.len() - 1;
-                        nodes[current].children[pick] = Some(id);
+                        let children = &mut nodes[current].children;
+                        match children.get_mut(pick) {
+                            Some(slot) => *slot = Some(id),
+                            // A decision node's next move in order.
+                            None => children.push(Some(id)),
+                        }
                         path.push(id);
                         current = id;
                         break;

@@ -4,7 +4,7 @@
 //! (a throw as `throw:NAME`, a move in its notation) and the result. Files are written to a temporary name
 //! and renamed into place, so a crash never leaves half a line.
 
-use std::io::Write;
+use std::io::{Seek, Write};
 use std::path::Path;
 
 use keliya_engine::{Game, State};
@@ -23,7 +23,8 @@ pub struct GameRecord {
     pub ruleset_hash: String,
     pub seed: u64,
     pub agents: Vec<String>,
-    pub moves: Vec<String>,
+    /// Every throw and move, as the record writes them.
+    pub moves: Steps,
     pub winner: Option<String>,
     /// The winner's team, when the ruleset puts the winner in one (`teams:`).
     pub team: Option<String>,
@@ -31,7 +32,16 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The record as JSON, its steps in a list. (A record file is written by [`RecordWriter`], which
+    /// writes the steps of a long game from where they are kept, never a list of them all at once.)
     pub fn to_json(&self) -> Value {
+        let mut v = self.to_json_without_steps();
+        v["moves"] = json!(self.moves.to_vec().unwrap_or_default());
+        v
+    }
+
+    /// The record as JSON with an empty list of steps.
+    fn to_json_without_steps(&self) -> Value {
         let mut v = json!({
             "engine": if self.engine.is_empty() { ENGINE_VERSION } else { &self.engine },
             "ruleset": self.ruleset,
@@ -39,7 +49,7 @@ impl GameRecord {
             "game": self.game,
             "seed": self.seed,
             "agents": self.agents,
-            "moves": self.moves,
+            "moves": [],
             "result": {
                 "winner": self.winner,
                 "reason": self.summary.reason,
@@ -53,6 +63,22 @@ impl GameRecord {
             v["result"]["team"] = json!(team);
         }
         v
+    }
+
+    /// Writes the record as one line of JSON (the text of `to_json`, byte for byte), its steps copied
+    /// from where they are kept.
+    pub fn write_line(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let line = serde_json::to_string(&self.to_json_without_steps()).expect("records serialise");
+        // The keys are written in order and the only place the exact text `"moves":[]` can stand is
+        // the key itself (a `"` inside a string is written `\"`).
+        let (before, after) = line
+            .split_once(r#""moves":[]"#)
+            .expect("a record has its list of steps");
+        out.write_all(before.as_bytes())?;
+        out.write_all(br#""moves":"#)?;
+        self.moves.write_json(out)?;
+        out.write_all(after.as_bytes())?;
+        out.write_all(b"\n")
     }
 
     pub fn from_json(v: &Value) -> Result<GameRecord, String> {
@@ -92,7 +118,7 @@ impl GameRecord {
             ruleset_hash: s("ruleset_hash")?,
             seed: u("seed")?,
             agents: list("agents")?,
-            moves: list("moves")?,
+            moves: Steps::from(list("moves")?),
             winner: result
                 .get("winner")
                 .and_then(Value::as_str)
@@ -159,9 +185,7 @@ impl RecordWriter {
     /// Appends one game, as one line.
     pub fn write(&mut self, record: &GameRecord) -> std::io::Result<()> {
         let f = self.file.as_mut().expect("not finished");
-        let line = serde_json::to_string(&record.to_json()).expect("records serialise");
-        f.write_all(line.as_bytes())?;
-        f.write_all(b"\n")
+        record.write_line(f)
     }
 
     /// Flushes, syncs and renames the file into place.
@@ -224,7 +248,8 @@ pub fn read_records(text: &str) -> Result<Vec<GameRecord>, String> {
 pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
     let mut states = vec![game.initial_state()];
     let mut st = states[0].clone();
-    for (k, step) in record.moves.iter().enumerate() {
+    let moves = record.moves.to_vec().map_err(|e| e.to_string())?;
+    for (k, step) in moves.iter().enumerate() {
         let ply = k + 1;
         if let Some(name) = step.strip_prefix(THROW_PREFIX) {
             if !st.chance_due {
@@ -277,6 +302,167 @@ pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
     Ok(states)
 }
 
+/// The steps of a game (throws and moves) as a record writes them: the text of the record's list of
+/// steps, each a JSON string. A played game adds a step at a time; past [`Steps::SPILL_BYTES`] of text,
+/// the text goes on in a temporary file of its own (removed from its folder as soon as it is made, so
+/// nothing is left behind whatever happens), and a game of any length holds that much text at most.
+pub struct Steps {
+    count: usize,
+    /// The steps not written out, each a JSON string, a comma before every one but the first.
+    text: String,
+    /// The text of the earlier steps, when there is more than fits in memory.
+    spill: Option<std::fs::File>,
+    /// Why the text could not be written out: reported when the steps are read.
+    failed: Option<String>,
+}
+
+impl Steps {
+    /// Text held in memory before it is written out.
+    pub const SPILL_BYTES: usize = 1 << 20;
+
+    pub const fn new() -> Steps {
+        Steps {
+            count: 0,
+            text: String::new(),
+            spill: None,
+            failed: None,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Adds a step.
+    pub fn push(&mut self, step: &str) {
+        if self.count > 0 {
+            self.text.push(',');
+        }
+        self.count += 1;
+        // A string always serialises.
+        if let Ok(json) = serde_json::to_string(step) {
+            self.text.push_str(&json);
+        }
+        if self.text.len() >= Self::SPILL_BYTES {
+            self.spill_text();
+        }
+    }
+
+    /// Moves the text held in memory to the temporary file (made the first time).
+    fn spill_text(&mut self) {
+        if self.failed.is_none() {
+            let written = match &mut self.spill {
+                Some(f) => f.write_all(self.text.as_bytes()),
+                None => unnamed_file().and_then(|mut f| {
+                    f.write_all(self.text.as_bytes())?;
+                    self.spill = Some(f);
+                    Ok(())
+                }),
+            };
+            if let Err(e) = written {
+                self.failed = Some(format!("the steps of a game could not be kept: {e}"));
+            }
+        }
+        self.text.clear();
+    }
+
+    /// The whole text of the steps, as the record's list holds them, to `out`.
+    fn copy_text(&self, out: &mut impl Write) -> std::io::Result<()> {
+        if let Some(why) = &self.failed {
+            return Err(std::io::Error::other(why.clone()));
+        }
+        if let Some(mut f) = self.spill.as_ref() {
+            f.seek(std::io::SeekFrom::Start(0))?;
+            std::io::copy(&mut f, out)?;
+            f.seek(std::io::SeekFrom::End(0))?;
+        }
+        out.write_all(self.text.as_bytes())
+    }
+
+    /// The steps as a JSON list, written to `out`.
+    pub fn write_json(&self, out: &mut impl Write) -> std::io::Result<()> {
+        out.write_all(b"[")?;
+        self.copy_text(out)?;
+        out.write_all(b"]")
+    }
+
+    /// Every step, read back.
+    pub fn to_vec(&self) -> std::io::Result<Vec<String>> {
+        let mut list = Vec::new();
+        self.write_json(&mut list)?;
+        serde_json::from_slice(&list).map_err(std::io::Error::other)
+    }
+}
+
+/// A new file for scratch data, with no name left in any folder: made in the temporary folder and
+/// removed from it at once (the open file stays). Where a file that is open cannot be removed, the
+/// name stays until the file is dropped ([`Steps`] then removes nothing: the folder's own clean-up does).
+fn unnamed_file() -> std::io::Result<std::fs::File> {
+    static MADE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("keliya-steps-{}-{n}.tmp", std::process::id()));
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create_new(true)
+        .open(&path)?;
+    let _ = std::fs::remove_file(&path);
+    Ok(file)
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Steps::new()
+    }
+}
+
+impl From<Vec<String>> for Steps {
+    fn from(list: Vec<String>) -> Self {
+        let mut steps = Steps::new();
+        for step in &list {
+            steps.push(step);
+        }
+        steps
+    }
+}
+
+impl Clone for Steps {
+    /// A copy in memory (a long game's steps are read back from their file).
+    fn clone(&self) -> Self {
+        let mut text = Vec::new();
+        let failed = self.copy_text(&mut text).err().map(|e| e.to_string());
+        Steps {
+            count: self.count,
+            text: String::from_utf8(text).unwrap_or_default(),
+            spill: None,
+            failed: self.failed.clone().or(failed),
+        }
+    }
+}
+
+impl PartialEq for Steps {
+    fn eq(&self, other: &Self) -> bool {
+        self.count == other.count
+            && match (self.to_vec(), other.to_vec()) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            }
+    }
+}
+
+impl std::fmt::Debug for Steps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.to_vec() {
+            Ok(list) => f.debug_list().entries(list).finish(),
+            Err(e) => write!(f, "<{} steps: {e}>", self.count),
+        }
+    }
+}
+
 #[cfg(test)]
 mod writer_tests {
     use super::*;
@@ -288,6 +474,42 @@ mod writer_tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .filter(|n| n.ends_with(".tmp"))
             .collect()
+    }
+
+    /// Steps past what is kept in memory go on in their file, and come back as they went in: the list,
+    /// the record's line (byte for byte what `to_json` writes), a copy, the comparison.
+    #[test]
+    fn steps_past_memory_are_written_as_a_list_of_them_would_be() {
+        let list: Vec<String> = (0..200_000)
+            .map(|i| match i % 3 {
+                0 => format!("throw:\"{i}\""),
+                1 => format!("r{i}c1-r{i}c2 é"),
+                _ => "pass".to_string(),
+            })
+            .collect();
+        let steps = Steps::from(list.clone());
+        assert!(steps.spill.is_some(), "the text went to its file");
+        assert!(steps.text.len() < Steps::SPILL_BYTES);
+        assert_eq!(steps.len(), list.len());
+        assert_eq!(steps.to_vec().expect("read back"), list);
+        let record = GameRecord {
+            agents: vec!["random".into()],
+            ruleset: r#"a "moves":[] name"#.into(),
+            moves: steps,
+            ..GameRecord::default()
+        };
+        let mut line = Vec::new();
+        record.write_line(&mut line).expect("written");
+        let mut whole = serde_json::to_string(&record.to_json()).expect("serialises");
+        whole.push('\n');
+        assert_eq!(String::from_utf8(line).expect("text"), whole);
+        // Written twice: the file is read from its start each time.
+        let mut again = Vec::new();
+        record.write_line(&mut again).expect("written");
+        assert_eq!(String::from_utf8(again).expect("text"), whole);
+        let copy = record.clone();
+        assert!(copy.moves.spill.is_none());
+        assert_eq!(copy, record);
     }
 
     /// A writer that does not finish, or whose rename is refused, takes its temporary file with it and

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Dice;
 use crate::agents::{Agent, parse_agent};
-use crate::record::{GameRecord, THROW_PREFIX};
+use crate::record::{GameRecord, Steps, THROW_PREFIX};
 
 /// How one game went.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -208,7 +208,8 @@ fn play_watched(
     let mut steps = 0;
     let mut dice = Dice::new(seed);
     let mut st = game.initial_state_in(legal);
-    let mut moves = Vec::new();
+    // Kept as the record writes them, a long game's in a file of their own.
+    let mut moves = Steps::new();
     while st.result.is_none() {
         // The step kept is written down as text only there: a watched game (every game of a run is, for
         // the length limit) pays for no notation on the other steps.
@@ -226,7 +227,7 @@ fn play_watched(
         if let Some(rows) = game.throw_due(&st) {
             let row = dice.weighted(rows.iter().map(|r| r.probability));
             if keep_moves {
-                moves.push(format!("{THROW_PREFIX}{}", rows[row].name));
+                moves.push(&format!("{THROW_PREFIX}{}", rows[row].name));
             }
             if let Some((w, _)) = watch.as_mut().filter(|_| keeping) {
                 w.step = Some(format!("{THROW_PREFIX}{}", rows[row].name));
@@ -241,7 +242,7 @@ fn play_watched(
         let k = agents[seat].choose(game, &st, legal, &mut dice)?;
         // (A choice past the end is refused by `advance_found_in_place`.)
         if keep_moves && let Some(chosen) = legal.mv(k) {
-            moves.push(game.notation(&chosen));
+            moves.push(&game.notation(&chosen));
         }
         if let Some((w, _)) = watch.as_mut().filter(|_| keeping) {
             w.step = legal.mv(k).map(|chosen| game.notation(&chosen));
@@ -537,6 +538,11 @@ pub fn simulate_each(
             match game_played {
                 Some(Ok(record)) => each(record).map_err(RunError::Output)?,
                 Some(Err((error, kept))) => {
+                    // The games' lists of moves go before the game is played again to trace it: a
+                    // list may hold a search as large as one may be.
+                    if let Ok(mut lists) = lists.lock() {
+                        lists.clear();
+                    }
                     let failure = kept.or_else(|| {
                         trace_failure(game, agent_specs, Dice::game_seed(seed, i), detail)
                     });

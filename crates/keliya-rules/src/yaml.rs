@@ -100,7 +100,20 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
     options.reject_unsupported_tags = true;
     let raw: Result<Spanned<Raw>, _> = serde_saphyr::from_str_with_options(text, options);
     match raw {
-        Ok(r) => Ok(convert(r, file, text)),
+        Ok(r) => match binary_tag(text) {
+            // serde-saphyr decodes a `!!binary` value to text before keliya sees it: refused here,
+            // where the tags are still known.
+            Some(at) => Err(Diagnostic::new(
+                Loc {
+                    file,
+                    start: at.start,
+                    end: at.end,
+                },
+                "YAML: unsupported tag `!!binary` (base64-encoded bytes)",
+            )
+            .hint("keliya reads plain YAML values: remove the tag and write the text itself")),
+            None => Ok(convert(r, file, text)),
+        },
         Err(e) => {
             let (start, len) = e
                 .location()
@@ -126,6 +139,41 @@ pub fn parse(text: &str, file: FileId) -> Result<Node, Diagnostic> {
             .maybe_hint(hint))
         }
     }
+}
+
+/// Where the first node tagged `!!binary` stands (its tag, or the node when the tag has no place), if
+/// any. Only a file that mentions `binary` or declares a tag handle (`%TAG`, which may spell the tag in
+/// pieces) can have one, so every other file is not read twice.
+fn binary_tag(text: &str) -> Option<std::ops::Range<usize>> {
+    use serde_saphyr::granit_parser::{Event, Parser};
+    if !text.contains("binary") && !text.contains("%TAG") {
+        return None;
+    }
+    for item in Parser::new_from_str(text) {
+        // The file parsed as a whole already: an error here ends the search (it cannot be met).
+        let (event, span) = item.ok()?;
+        let (Event::Scalar(.., Some(tag))
+        | Event::SequenceStart(_, _, Some(tag))
+        | Event::MappingStart(_, _, Some(tag))) = &event
+        else {
+            continue;
+        };
+        // `!!binary`, however it is spelt (`!<tag:yaml.org,2002:binary>`, a `%TAG` handle), and the
+        // spelling serde-saphyr reads as the same.
+        let binary = tag.suffix_in_namespace("tag:yaml.org,2002:").as_deref() == Some("binary")
+            || tag.suffix_in_namespace("!").as_deref() == Some("!binary");
+        if binary {
+            let at = span.tag_span().unwrap_or(span);
+            let start = at.start.byte_offset().unwrap_or(0).min(text.len());
+            let end = at
+                .end
+                .byte_offset()
+                .unwrap_or(start)
+                .clamp(start, text.len());
+            return Some(start..end);
+        }
+    }
+    None
 }
 
 /// The message and hint for a file of `bytes` bytes, over [`MAX_FILE_BYTES`].
@@ -175,6 +223,14 @@ fn clean_message(msg: &str) -> (String, Option<String>) {
         return (
             format!("YAML: nesting deeper than {MAX_DEPTH} levels"),
             Some("a ruleset nests a few levels; flatten the structure".into()),
+        );
+    }
+    // `.inf`, `-.inf` or `.nan`: YAML's infinity and not-a-number, which no value of a ruleset may be.
+    if let Some(rest) = first.strip_prefix("non-finite float ") {
+        let written = rest.split(" rejected").next().unwrap_or(rest);
+        return (
+            format!("YAML: {written} is not a finite number"),
+            Some("`.inf` and `.nan` stand for infinity and not-a-number; write a number".into()),
         );
     }
     if first.starts_with("unsupported tag") {
