@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use keliya_engine::State;
-use keliya_play::record::{GameRecord, THROW_PREFIX, read_records, replay};
+use keliya_play::record::{GameRecord, THROW_PREFIX, read_records, replay, replay_each};
 use keliya_play::state_json;
 
 use crate::{CliError, load_game};
@@ -120,17 +120,21 @@ pub fn run(args: ReplayArgs) -> Result<(), CliError> {
         // A game saved unfinished from `play` has no result to check: its steps are checked as far as
         // they go.
         let unfinished = r.winner.is_none() && r.summary.reason.is_empty();
+        let shown = args.game == Some(i);
         let states = if unfinished {
             r.moves
                 .to_vec()
                 .map_err(|e| e.to_string())
                 .and_then(|moves| crate::play::replay_prefix(game, &moves))
-        } else {
+        } else if shown {
             replay(game, r)
+        } else {
+            // Only checked: no position is kept, so a long game needs the memory of one.
+            replay_each(game, r, |_| {}).map(|()| Vec::new())
         }
         .map_err(|e| CliError::Message(format!("game {i} (record line {}): {e}", i + 1)))?;
         checked += 1;
-        if args.game.is_some() {
+        if shown {
             show_game(&args, c, r, i, &states, unfinished)?;
         }
     }

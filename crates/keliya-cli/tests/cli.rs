@@ -1104,6 +1104,16 @@ fn a_long_recorded_game_holds_its_steps_in_little_memory() {
         recorded < bare + 10_000,
         "{steps} steps: {recorded} kB with the record, {bare} kB without"
     );
+    // Checking the record keeps one position, not one per step, each with its own copy of the
+    // repetition history (which took 24 GB for this game and was stopped).
+    let ceiling = bare + 200_000;
+    let (code, _, replayed) =
+        keliya_measured_within(&["replay", record.to_str().unwrap()], minute, ceiling);
+    assert_eq!(code, Some(0), "replay stopped at {replayed} kB");
+    assert!(
+        replayed < ceiling,
+        "{steps} steps replayed in {replayed} kB"
+    );
 }
 
 /// A position of a million moves is listed, as text and as JSON, in the room of its search (about 40
@@ -1670,6 +1680,16 @@ fn keliya_measured(
     args: &[&str],
     deadline: std::time::Duration,
 ) -> (Option<i32>, std::time::Duration, u64) {
+    keliya_measured_within(args, deadline, u64::MAX)
+}
+
+/// [`keliya_measured`], the binary also stopped once its memory passes `ceiling_kb` (a regression
+/// must not take the machine's memory with it).
+fn keliya_measured_within(
+    args: &[&str],
+    deadline: std::time::Duration,
+    ceiling_kb: u64,
+) -> (Option<i32>, std::time::Duration, u64) {
     let started = std::time::Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_keliya"))
         .args(args)
@@ -1693,7 +1713,7 @@ fn keliya_measured(
         if let Some(status) = child.try_wait().expect("waits") {
             return (status.code(), started.elapsed(), peak_kb);
         }
-        if started.elapsed() > deadline {
+        if started.elapsed() > deadline || peak_kb > ceiling_kb {
             let _ = child.kill();
             let _ = child.wait();
             return (None, started.elapsed(), peak_kb);

@@ -244,10 +244,25 @@ pub fn read_records(text: &str) -> Result<Vec<GameRecord>, String> {
 }
 
 /// Replays a record against the game, checking every throw and move; returns the states after each ply
-/// (index 0 is the initial position). An illegal step is an error naming the ply.
+/// (index 0 is the initial position). An illegal step is an error naming the ply. (Every position is
+/// kept, each with its repetition history: a check alone is [`replay_each`].)
 pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
-    let mut states = vec![game.initial_state()];
-    let mut st = states[0].clone();
+    let mut states = Vec::new();
+    replay_each(game, record, |st| states.push(st.clone()))?;
+    Ok(states)
+}
+
+/// [`replay`], handing each position to `each` in turn (the initial one first) instead of keeping
+/// them: the game is played on one position changed in place, so a check of a long game needs the
+/// memory of one position, and a step costs the same however long the game has run.
+pub fn replay_each(
+    game: &Game,
+    record: &GameRecord,
+    mut each: impl FnMut(&State),
+) -> Result<(), String> {
+    let mut st = game.initial_state();
+    each(&st);
+    let mut found = keliya_engine::Successors::new();
     let moves = record.moves.to_vec().map_err(|e| e.to_string())?;
     for (k, step) in moves.iter().enumerate() {
         let ply = k + 1;
@@ -263,7 +278,7 @@ pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
                 .iter()
                 .position(|r| r.name == name)
                 .ok_or_else(|| format!("step {ply}: unknown throw `{name}`"))?;
-            st = game.apply_chance(&st, i as u8);
+            game.throw_in_place(&mut st, i as u8);
         } else {
             if st.chance_due {
                 return Err(format!("step {ply}: move `{step}` where a throw is due"));
@@ -275,11 +290,17 @@ pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
                 .parse_move(&st, step)
                 .map_err(|e| format!("step {ply}: {e}"))?
                 .ok_or_else(|| format!("step {ply}: `{step}` is not a legal move"))?;
-            st = game
-                .apply(&st, &mv)
+            // Played from the legal moves' own list, on the position in place: `apply` would copy
+            // the position, and with it the repetition history, at every step.
+            game.successors_into(&st, &mut found)
+                .map_err(|e| format!("step {ply}: {e}"))?;
+            let i = (0..found.len())
+                .find(|&i| found.mv(i).as_ref() == Some(&mv))
+                .ok_or_else(|| format!("step {ply}: `{step}` is not a legal move"))?;
+            game.advance_found_in_place(&mut st, &found, i)
                 .map_err(|e| format!("step {ply}: {e}"))?;
         }
-        states.push(st.clone());
+        each(&st);
     }
     let Some(outcome) = st.result else {
         return Err(format!(
@@ -299,7 +320,7 @@ pub fn replay(game: &Game, record: &GameRecord) -> Result<Vec<State>, String> {
             record.summary.reason
         ));
     }
-    Ok(states)
+    Ok(())
 }
 
 /// The steps of a game (throws and moves) as a record writes them: the text of the record's list of
