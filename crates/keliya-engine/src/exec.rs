@@ -16,7 +16,7 @@
 
 use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
 use crate::ir::*;
-use crate::program::{ChoiceNode, Op, Program};
+use crate::program::{ChoiceNode, Op, Options, Program};
 use crate::run::{Frame, Listing, Run, Scratch};
 use crate::state::Outcome;
 use crate::{Game, PlayerId};
@@ -253,14 +253,7 @@ impl<'g, 's> Executor<'g, 's> {
                 Op::ForList { node } => {
                     let o = &program.loops[*node as usize];
                     let start = self.options.len();
-                    run.options(
-                        st,
-                        &o.slots,
-                        &o.domain,
-                        o.filter.as_ref(),
-                        o.plan,
-                        &mut self.options,
-                    )?;
+                    o.list(run, st, &mut self.options)?;
                     self.frames.push(Frame {
                         start: start as u32,
                         end: self.options.len() as u32,
@@ -306,26 +299,12 @@ impl<'g, 's> Executor<'g, 's> {
         self.choice_at = o.at;
         match self.mode {
             Mode::Search if node.last && self.can_pause(run, st) => {
-                run.options(
-                    st,
-                    &o.slots,
-                    &o.domain,
-                    o.filter.as_ref(),
-                    o.plan,
-                    &mut self.options,
-                )?;
+                o.list(run, st, &mut self.options)?;
                 self.paused_leaves(run, node.id, start);
                 self.options.truncate(start);
                 return Ok(());
             }
-            Mode::Search => run.options(
-                st,
-                &o.slots,
-                &o.domain,
-                o.filter.as_ref(),
-                o.plan,
-                &mut self.options,
-            )?,
+            Mode::Search => o.list(run, st, &mut self.options)?,
             Mode::Replay => {
                 let Some(&choice) = self.given.get(self.path.len()) else {
                     return Err(run.error(0, "the move's choices do not match the rule".into()));
@@ -490,6 +469,21 @@ impl<'g, 's> Executor<'g, 's> {
         if let Some(found) = &mut self.found {
             found.push_options(head, point, options, (&run.locals, run.steps));
         }
+    }
+}
+
+impl Options {
+    /// Adds the options, in order, to the end of `items`.
+    #[inline]
+    fn list(&self, run: &mut Run<'_>, st: &Scratch, items: &mut Vec<[Value; 2]>) -> Done {
+        run.options(
+            st,
+            &self.slots,
+            &self.domain,
+            self.filter.as_ref(),
+            self.plan,
+            items,
+        )
     }
 }
 
