@@ -75,3 +75,27 @@ fn the_engine_keeps_no_thread_local_state_but_the_measured_one() {
         "docs/architecture.md justifies the thread-local it keeps"
     );
 }
+
+/// One executor runs every rule, over the prepared program: only program.rs turns the IR's statements
+/// into operations (fold.rs prepares the IR itself), and no other engine file walks statements to run
+/// them. A second executor would show up here as another file naming `Stmt::` variants.
+#[test]
+fn only_the_program_builder_and_the_folder_read_statements() {
+    let src = root().join("crates/keliya-engine/src");
+    let mut readers = Vec::new();
+    for e in std::fs::read_dir(&src)
+        .expect("the engine's sources")
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        if text.contains("Stmt::Choose") || text.contains("Stmt::While") {
+            readers.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    readers.sort();
+    assert_eq!(
+        readers,
+        ["fold.rs", "ir.rs", "program.rs", "tests.rs"],
+        "statements are run by exec.rs through the program that program.rs builds"
+    );
+}
