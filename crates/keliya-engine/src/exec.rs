@@ -101,8 +101,22 @@ impl<'g, 's> Executor<'g, 's> {
         keep_changes: bool,
         found: &'s mut Successors,
     ) -> Self {
+        let options = std::mem::take(&mut found.options);
+        Executor::working_in(game, mode, keep_changes, options, Some(found), None)
+    }
+
+    /// An executor working in `options` (given back to `found`, or else to `room`, when it is done),
+    /// before it runs a rule.
+    fn working_in(
+        game: &'g Game,
+        mode: Mode,
+        keep_changes: bool,
+        options: Vec<[Value; 2]>,
+        found: Option<&'s mut Successors>,
+        room: Option<&'s std::cell::Cell<Vec<[Value; 2]>>>,
+    ) -> Self {
         let most = game.max_options_per_position as usize;
-        let found_most = found.len().saturating_add(most);
+        let found_most = found.as_ref().map_or(0, |f| f.len()).saturating_add(most);
         Executor {
             game,
             program: &EMPTY,
@@ -111,7 +125,7 @@ impl<'g, 's> Executor<'g, 's> {
             given: &[],
             path: SmallVec::new(),
             frames: SmallVec::new(),
-            options: std::mem::take(&mut found.options),
+            options,
             keep_changes,
             followed: 0,
             most,
@@ -120,8 +134,8 @@ impl<'g, 's> Executor<'g, 's> {
             start: 0,
             // One move past the most a search may find, so that finding too many is seen.
             limit: found_most.saturating_add(1),
-            found: Some(found),
-            room: None,
+            found,
+            room,
         }
     }
 
@@ -539,25 +553,10 @@ impl Game {
         let mut run = Run::resumed(self, found.rule, locals, steps, found.decided);
         run.preference = found.preference;
         run.bind(slots, values);
-        let mut finish = Executor {
-            game: self,
-            program,
-            rule: found.rule,
-            mode: Mode::Finish,
-            given: &[],
-            path: SmallVec::new(),
-            frames: SmallVec::new(),
-            options: room.take(),
-            keep_changes: false,
-            followed: 0,
-            most: 0,
-            found_most: 0,
-            choice_at: 0,
-            start: 0,
-            limit: 0,
-            found: None,
-            room: Some(room),
-        };
+        let mut finish =
+            Executor::working_in(self, Mode::Finish, false, room.take(), None, Some(room));
+        finish.program = program;
+        finish.rule = found.rule;
         finish.run_from(&mut run, st, pc as usize)?;
         Ok(run.decided())
     }

@@ -230,7 +230,7 @@ impl Successors {
         self.over
     }
 
-    /// Notes whether the lists, just grown, hold too much: looked at every 64th group, and at every
+    /// Notes whether the lists, just grown by a group and its moves, hold too much: looked at every 64th group, and at every
     /// group once there are a million moves (a group holds a few hundred kB at most, so the bound is
     /// never passed by much), so that the small searches of a playout pay next to nothing for it.
     #[inline]
@@ -329,7 +329,6 @@ impl Successors {
             decided: head.decided,
             kept,
         });
-        self.weigh();
         self.groups.len() as u32 - 1
     }
 
@@ -381,6 +380,7 @@ impl Successors {
             group,
             values: [Value::None; 2],
         });
+        self.weigh();
     }
 
     /// Records one move per option of choice point `point`, where the run paused with `locals` and
@@ -408,6 +408,7 @@ impl Successors {
             group,
             values: [Value::None; 2],
         });
+        self.weigh();
     }
 
     /// The group of moves paused at `point` (`None`: the start of the rule) with `locals` and `steps`.
