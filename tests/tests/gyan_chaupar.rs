@@ -295,3 +295,29 @@ fn every_rule_id_has_a_row_in_the_doc_naming_tests_that_exist() {
         .collect();
     check_rule_rows("gyan-chaupar.md", "gyan_chaupar.rs", &ids, &["gc"]);
 }
+
+#[test]
+fn gc_q5_fewer_players_are_deltas_that_remove_players() {
+    // Gyan Chaupar moves `token[mover]`; its two- and three-player games only remove players.
+    for (name, players) in [
+        ("gyan-chaupar/two-players", 2),
+        ("gyan-chaupar/three-players", 3),
+    ] {
+        let compiled = keliya_tests::compile(name);
+        let g = compiled.game();
+        assert_eq!(g.players.len(), players, "{name}");
+        assert_eq!(g.roles, ["token"], "{name}");
+        for p in 0..players as u8 {
+            let piece = g.piece_of(0, p).expect("each player has a token");
+            assert_eq!(g.pieces[piece as usize].owner, Some(p), "{name}");
+        }
+        let mut s = Scenario::new(name);
+        s.throw("3");
+        s.play("move");
+        assert_eq!(s.count("s3", "red"), 1, "{name}: red's own piece moved");
+        assert_eq!(s.to_move(), "green");
+        s.throw("4");
+        s.play("move");
+        assert_eq!(s.count("s4", "green"), 1, "{name}: green's own piece moved");
+    }
+}

@@ -2191,3 +2191,60 @@ fn a_piece_moved_to_where_it_stands_stays_there_alone() {
         assert_eq!((on("t1"), on("t2"), on("t3")), (1, 0, 0));
     }
 }
+
+/// Two players, each with a runner and a rider: one rule, written once, moves the mover's own runner by
+/// its role (`runner[mover]`), and the long form `piece_of(rider, p)` names the same kind of piece.
+const ROLES: &str = r#"
+title: Roles
+family: race
+players: {south: {}, north: {}}
+pieces:
+  s_runner: {owner: south, role: runner}
+  n_runner: {owner: north, role: runner}
+  s_rider: {owner: south, role: rider}
+  loose: {}
+board:
+  generate: [{track: {prefix: t, squares: 6}}]
+  tracks:
+    lane: {points: [t1, t2, t3, t4, t5, t6]}
+setup: {t1: {s_runner: 1, s_rider: 1}, t2: {n_runner: 1}}
+rules:
+  run:
+    do: |
+      choose from in sites() where has(from, runner[mover]) and along(lane, from, 1) != none {
+        move(runner[mover], from, along(lane, from, 1))
+        if piece_of(rider, mover) != none and has(from, rider[mover]) {
+          move(piece_of(rider, mover), from, along(lane, from, 1))
+        }
+      }
+    notation: "{from}"
+ends:
+  home:
+    when: has(@t6, runner[next(mover)])
+    winner: next(mover)
+"#;
+
+#[test]
+fn a_role_names_each_players_own_piece_in_one_rule() {
+    let path = ruleset("roles", ROLES);
+    let mut s = Scenario::new(&path);
+    assert_eq!(s.moves(), ["t1"], "south moves its own runner, not north's");
+    s.play("t1");
+    // South's rider went with its runner; north has no rider (`rider[north]` is none).
+    assert_eq!(s.count("t2", "s_runner"), 1);
+    assert_eq!(s.count("t2", "s_rider"), 1);
+    assert_eq!(s.count("t1", "s_rider"), 0);
+    assert_eq!(s.to_move(), "north");
+    assert_eq!(s.moves(), ["t2"], "north moves its own runner");
+    s.play("t2");
+    assert_eq!(s.count("t3", "n_runner"), 1);
+    assert_eq!(s.count("t2", "s_runner"), 1, "south's runner stays");
+    assert_eq!(s.count("t2", "s_rider"), 1, "north has no rider to move");
+    for _ in 0..3 {
+        let mv = s.moves()[0].clone();
+        s.play(&mv);
+        let mv = s.moves()[0].clone();
+        s.play(&mv);
+    }
+    assert_eq!(s.winner(), "north", "north's runner reached t6 first");
+}

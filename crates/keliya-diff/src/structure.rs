@@ -901,6 +901,17 @@ impl Differ<'_> {
                     if da != db {
                         parts.push(format!("shown as {da:?} -> {db:?}"));
                     }
+                    let (ra, rb) = (
+                        text_of(child(Some(va), "role")),
+                        text_of(child(Some(vb), "role")),
+                    );
+                    if ra != rb {
+                        parts.push(format!(
+                            "role {} -> {}",
+                            ra.as_deref().unwrap_or("none"),
+                            rb.as_deref().unwrap_or("none")
+                        ));
+                    }
                     if !parts.is_empty() {
                         let (sa, sb) = (self.a.entry_span(ka, va), self.b.entry_span(kb, vb));
                         self.push(

@@ -32,6 +32,8 @@ pub enum Ty {
     Track,
     /// A tag written on board sites (`safe`, `throne`, ...), named bare.
     Tag,
+    /// A role that pieces of several players share (`role:` of a piece), named bare.
+    Role,
 }
 
 impl Ty {
@@ -45,6 +47,7 @@ impl Ty {
             Ty::Piece => "a piece",
             Ty::Track => "a track",
             Ty::Tag => "a site tag",
+            Ty::Role => "a piece role",
         }
     }
 }
@@ -265,6 +268,14 @@ functions! {
     Tagged "tagged" [Site, Tag] -> Bool, Ruleset, |g, at, v| Some(match (v[0], v[1]) {
         (Value::Site(s), Value::Int(bit)) => Value::Bool(g.site_tags[s as usize] >> bit & 1 == 1),
         _ => Value::Bool(false),
+    });
+    /// piece_of(role, player): the player's piece of the role, or none (the role is a constant index
+    /// into `Game::roles`; `role[player]` is the same call).
+    PieceOf "piece_of" [Role, Player] -> Piece, Ruleset, |g, at, v| Some(match (v[0], v[1]) {
+        (Value::Int(role), Value::Player(p)) => {
+            g.piece_of(role as u16, p).map_or(Value::None, Value::Piece)
+        }
+        _ => Value::None,
     });
     /// seen_before(site): this board configuration with this site has already occurred in the current
     /// move; records it otherwise. The loop guard of relay sowing.

@@ -56,6 +56,9 @@ pub struct PieceDef {
     pub name: String,
     pub display: String,
     pub owner: Option<PlayerId>,
+    /// The piece's role (`role:` in a ruleset), an index into [`Game::roles`]: each player's piece of one
+    /// role is written `role[player]` in the rules, so that a rule is written once for every player.
+    pub role: Option<u16>,
 }
 
 /// A variable: one value for the game, or one per player.
@@ -138,6 +141,8 @@ pub struct Game {
     /// Players who play as one side; a player may be in one team at most (none: every player is a side).
     pub teams: Vec<TeamDef>,
     pub pieces: Vec<PieceDef>,
+    /// The names of the pieces' roles, in the order of their first piece.
+    pub roles: Vec<String>,
     pub vars: Vec<VarDef>,
     /// Counts per (site, piece) at the start.
     pub setup: Vec<u16>,
@@ -199,6 +204,13 @@ impl Game {
         self.pieces
             .iter()
             .position(|p| p.name == name)
+            .map(|i| i as PieceId)
+    }
+    /// `player`'s piece of role `role` (at most one; see `PieceDef::role`).
+    pub fn piece_of(&self, role: u16, player: PlayerId) -> Option<PieceId> {
+        self.pieces
+            .iter()
+            .position(|p| p.role == Some(role) && p.owner == Some(player))
             .map(|i| i as PieceId)
     }
     pub fn var(&self, name: &str) -> Option<usize> {

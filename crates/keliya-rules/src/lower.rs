@@ -139,13 +139,16 @@ pub(crate) fn lower(
             } else {
                 cx.map(v, "a piece").unwrap_or(&[])
             };
-            cx.check_keys(entries, &["owner", "display"], "a piece");
+            cx.check_keys(entries, &["owner", "display", "role"], "a piece");
             let owner = field(entries, "owner").and_then(|o| cx.player_ref(o, &names));
             let display = field(entries, "display")
                 .and_then(|d| cx.string(d, "display"))
                 .unwrap_or_else(|| k.name.clone());
             cx.ident_name(k, "piece");
+            let role =
+                field(entries, "role").and_then(|r| cx.piece_role(r, &k.name, owner, &mut names));
             names.pieces.push((k.name.clone(), k.loc, owner, display));
+            names.piece_roles.push(role);
         }
         if names.pieces.len() > 64 {
             cx.err(pieces.loc, "at most 64 kinds of piece");
@@ -566,12 +569,15 @@ pub(crate) fn lower(
                 pieces: names
                     .pieces
                     .iter()
-                    .map(|(n, _, owner, display)| PieceDef {
+                    .zip(&names.piece_roles)
+                    .map(|((n, _, owner, display), role)| PieceDef {
                         name: n.clone(),
                         display: display.clone(),
                         owner: *owner,
+                        role: *role,
                     })
                     .collect(),
+                roles: names.roles.iter().map(|(n, _)| n.clone()).collect(),
                 vars: names.vars.clone(),
                 setup,
                 turn_order,
@@ -656,6 +662,10 @@ struct Names {
     players: Vec<(String, Loc)>,
     player_display: Vec<String>,
     pieces: Vec<(String, Loc, Option<u8>, String)>,
+    /// Each piece's role, an index into `roles`.
+    piece_roles: Vec<Option<u16>>,
+    /// Role names, where each is first written.
+    roles: Vec<(String, Loc)>,
     params: Vec<(String, i64)>,
     param_locs: Vec<Loc>,
     vars: Vec<VarDef>,
@@ -684,15 +694,15 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
         // parameters and variables may not share one with anything.
         let clash = seen.iter().find(|(n, w)| {
             *n == name
-                && (matches!(*w, "parameter" | "variable")
-                    || matches!(what, "parameter" | "variable"))
+                && (matches!(*w, "parameter" | "variable" | "role")
+                    || matches!(what, "parameter" | "variable" | "role"))
         });
         if let Some((_, other)) = clash
             && let Some(loc) = loc
         {
             cx.diags.push(
                 Diagnostic::new(loc, format!("`{name}` names both a {other} and a {what}")).hint(
-                    "a parameter or variable name must differ from every other name; rename one",
+                    "a parameter, variable or role name must differ from every other name; rename one",
                 ),
             );
         }
@@ -709,6 +719,10 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     }
     for (v, l) in names.vars.iter().zip(&names.var_locs) {
         check(cx, &v.name, "variable", Some(*l));
+    }
+    // Last, so that a clash is reported at the role (`role:` is the newer way to name things).
+    for (n, l) in &names.roles {
+        check(cx, n, "role", Some(*l));
     }
 }
 
@@ -978,6 +992,53 @@ impl Cx<'_> {
                 .hint("use letters, digits and `_`, starting with a letter"),
             );
         }
+    }
+    /// A piece's `role:`, added to the ruleset's roles the first time it is written. A role needs an
+    /// owner, and one player has at most one piece of each role (`role[player]` names one piece).
+    fn piece_role(
+        &mut self,
+        node: &Node,
+        piece: &str,
+        owner: Option<u8>,
+        names: &mut Names,
+    ) -> Option<u16> {
+        let name = self.string(node, "role")?;
+        let key = Key {
+            name: name.clone(),
+            loc: node.loc,
+        };
+        self.ident_name(&key, "role");
+        let Some(owner) = owner else {
+            self.diags.push(
+                Diagnostic::new(node.loc, format!("piece `{piece}` has a role but no owner"))
+                    .hint("`role[player]` names a player's piece: give the piece an `owner`"),
+            );
+            return None;
+        };
+        let role = match names.roles.iter().position(|(r, _)| *r == name) {
+            Some(i) => i,
+            None => {
+                names.roles.push((name.clone(), node.loc));
+                names.roles.len() - 1
+            }
+        } as u16;
+        let twin = names
+            .pieces
+            .iter()
+            .zip(&names.piece_roles)
+            .find(|((_, _, o, _), r)| *o == Some(owner) && **r == Some(role));
+        if let Some(((other, ..), _)) = twin {
+            let player = &names.players[owner as usize].0;
+            self.diags.push(
+                Diagnostic::new(
+                    node.loc,
+                    format!("player `{player}` already has a piece of role `{name}`: `{other}`"),
+                )
+                .hint("a player has at most one piece of each role; give this one another role"),
+            );
+            return None;
+        }
+        Some(role)
     }
     fn player_ref(&mut self, node: &Node, names: &Names) -> Option<u8> {
         let s = self.string(node, "player")?;
@@ -1974,8 +2035,34 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             K::Site(name) => (X::Const(V::Site(self.site(name, e.span)?)), Ty::Site),
             K::Name(n) => self.name(n, e.span, want)?,
             K::Index { name, index } => {
+                let is_var = self.names.vars.iter().any(|v| v.name == name.name);
+                if let Some(role) = self.names.roles.iter().position(|(r, _)| *r == name.name)
+                    && !is_var
+                {
+                    // `role[player]`: the player's piece of the role.
+                    let player = self.typed(index, Ty::Player)?;
+                    return Ok((
+                        X::Call(
+                            eng::Func::PieceOf,
+                            vec![X::Const(V::Int(role as i64)), player],
+                        ),
+                        Ty::Piece,
+                    ));
+                }
                 let Some(var) = self.names.vars.iter().position(|v| v.name == name.name) else {
-                    self.err(name.span, format!("unknown variable `{}`", name.name));
+                    let known = self
+                        .names
+                        .vars
+                        .iter()
+                        .filter(|v| v.per_player)
+                        .map(|v| v.name.as_str())
+                        .chain(self.names.roles.iter().map(|(r, _)| r.as_str()));
+                    let hint = closest(&name.name, known).map(|c| format!("did you mean `{c}`?"));
+                    self.err_hint(
+                        name.span,
+                        format!("unknown per-player variable or role `{}`", name.name),
+                        hint,
+                    );
                     return Err(());
                 };
                 if !self.names.vars[var].per_player {
@@ -2147,6 +2234,18 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                             .map(|c| format!("did you mean `{c}`?"))
                             .or_else(|| Some("tracks are declared under `board: tracks:`".into()));
                         self.err_hint(span, format!("unknown track `{n}`"), hint);
+                        Err(())
+                    }
+                };
+            }
+            Some(Ty::Role) => {
+                return match self.names.roles.iter().position(|(r, _)| r == n) {
+                    Some(i) => Ok((X::Const(V::Int(i as i64)), Ty::Role)),
+                    None => {
+                        let hint = closest(n, self.names.roles.iter().map(|(r, _)| r.as_str()))
+                            .map(|c| format!("did you mean `{c}`?"))
+                            .or_else(|| Some("roles are given by pieces' `role:`".into()));
+                        self.err_hint(span, format!("unknown role `{n}`"), hint);
                         Err(())
                     }
                 };
