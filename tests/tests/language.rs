@@ -2248,3 +2248,39 @@ fn a_role_names_each_players_own_piece_in_one_rule() {
     }
     assert_eq!(s.winner(), "north", "north's runner reached t6 first");
 }
+
+#[test]
+fn point_on_gives_a_tracks_point_by_its_place_and_none_outside_it() {
+    let path = ruleset(
+        "point-on",
+        r#"
+title: Points of a track
+family: race
+players: {south: {}}
+pieces: {stone: {owner: south}}
+board:
+  generate: [{track: {prefix: t, squares: 6}}]
+  tracks:
+    lane: {points: [t1, t2, t3, t4, t5, t6]}
+setup: {t1: {stone: 1}}
+rules:
+  jump:
+    do: |
+      choose i in range(-1, 6) where point_on(lane, i) != none and empty(point_on(lane, i)) {
+        assert(index_on(lane, point_on(lane, i)) == i)
+        move(stone, @t1, point_on(lane, i))
+      }
+    notation: "{i}"
+ends:
+  far:
+    when: has(@t6, stone)
+    winner: south
+"#,
+    );
+    let mut s = Scenario::new(&path);
+    // Place 0 is t1, where the stone stands; -1 and 6 are outside the track.
+    assert_eq!(s.moves(), ["1", "2", "3", "4", "5"]);
+    s.play("5");
+    assert_eq!(s.count("t6", "stone"), 1);
+    assert_eq!(s.winner(), "south");
+}

@@ -258,6 +258,15 @@ functions! {
         Value::Track(t) => Value::Int(g.board.tracks[t as usize].points.len() as i64),
         _ => Value::Int(0),
     });
+    /// point_on(track, i): the track's point at place i, from 0 (the inverse of `index_on`); none
+    /// outside the track.
+    PointOn "point_on" [Track, Int] -> Site, Ruleset, |g, at, v| Some(match v[0] {
+        Value::Track(t) => usize::try_from(v[1].int())
+            .ok()
+            .and_then(|i| g.board.tracks[t as usize].points.get(i))
+            .map_or(Value::None, |&s| Value::Site(s)),
+        _ => Value::None,
+    });
     /// route(player): the first track owned by the player, or none.
     Route "route" [Player] -> Track, Ruleset, |g, at, v| Some(match v[0] {
         Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),
