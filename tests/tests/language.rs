@@ -1017,8 +1017,8 @@ fn a_rule_any_player_uses_that_reads_mover_gets_a_body_per_player() {
         .find(|r| r.name == "move")
         .unwrap()
         .locals;
-    // `let pc = a_pawn ... if tagged(hand(mover), team_b) { pc = b_pawn ... }`: for each side the
-    // test is decided, every read of `pc` is the side's piece, and the `let`s nothing reads are gone.
+    // `let team = side(mover)`, `let pc = pawn[team]`, ...: for each side these are constants, every read
+    // of `pc` is the side's piece, and the `let`s nothing reads are gone.
     for (p, (body, locals)) in game.bodies_by_mover(index).iter().enumerate() {
         assert!(
             size(body) < size(&mv.body),
@@ -2283,4 +2283,30 @@ ends:
     s.play("5");
     assert_eq!(s.count("t6", "stone"), 1);
     assert_eq!(s.winner(), "south");
+}
+
+#[test]
+fn functions_added_after_format_1_leave_their_names_free() {
+    // A ruleset of format 1 may have used `side` or `point_on` as names; it still loads, the names keep
+    // their meaning, and a call is the function.
+    let yaml = RACE
+        .replace("title: A tiny race", "title: Old names\nparams: {side: 2}\nvars: {point_on: {initial: 0}}")
+        .replace(
+            "move(pawn, from, along(route(mover), from, throw))",
+            "let piece_of = side\n        point_on += piece_of\n        if side(mover) == mover {\n          move(pawn, from, along(route(mover), from, throw))\n        }",
+        );
+    let path = ruleset("old-names", &yaml);
+    let mut s = Scenario::new(&path);
+    s.throw("one-up");
+    s.play("t1+");
+    assert_eq!(
+        s.count("t2", "pawn"),
+        1,
+        "side(mover) is the mover in a game of no teams"
+    );
+    assert_eq!(
+        s.var("point_on", None),
+        2,
+        "the variable `point_on` added the parameter `side`"
+    );
 }

@@ -207,6 +207,12 @@ functions! {
         Value::Player(p) => Value::Player(g.next_player(p)),
         _ => Value::None,
     });
+    /// side(player): the player who stands for the player's side: the first of its team in `teams:`,
+    /// or the player itself when it is in no team.
+    Side "side" [Player] -> Player, Ruleset, |g, at, v| Some(match v[0] {
+        Value::Player(p) => Value::Player(g.side_of(p)),
+        _ => Value::None,
+    });
     /// owner(piece): the player a piece kind belongs to, or none.
     PieceOwner "owner" [Piece] -> Player, Ruleset, |g, at, v| Some(match v[0] {
         Value::Piece(p) => g.pieces[p as usize].owner.map_or(Value::None, Value::Player),

@@ -261,6 +261,14 @@ impl Game {
             .find(|t| t.players.contains(&p))
             .map(|t| t.name.as_str())
     }
+    /// The player who stands for `p`'s side: the first of its team, or `p` in no team (`side(p)`).
+    pub fn side_of(&self, p: PlayerId) -> PlayerId {
+        self.teams
+            .iter()
+            .find(|t| t.players.contains(&p))
+            .and_then(|t| t.players.first().copied())
+            .unwrap_or(p)
+    }
     pub fn next_player(&self, p: PlayerId) -> PlayerId {
         let i = self.turn_order.iter().position(|&q| q == p).unwrap_or(0);
         self.turn_order[(i + 1) % self.turn_order.len()]
