@@ -2310,3 +2310,28 @@ fn functions_added_after_format_1_leave_their_names_free() {
         "the variable `point_on` added the parameter `side`"
     );
 }
+
+#[test]
+fn a_delta_replaces_a_mapping_whole_with_dollar_replace() {
+    let load = |replace: &str| {
+        let yaml = format!(
+            "keliya: 1\ntitle: A coin\nextends: gyan-chaupar\nthrows:\n  table:\n{replace}    1: {{value: 1, probability: 0.5}}\n    2: {{value: 2, probability: 0.5}}\n"
+        );
+        let path = ruleset(&format!("coin{}", replace.len()), &yaml);
+        keliya_rules::load(&keliya_tests::catalog(), &path).result
+    };
+    // Merged key by key, the parent's rows 3 to 6 stay beside the two given, and the table is wrong.
+    let merged = load("").err().expect("six rows that do not add up");
+    assert!(merged[0].message.contains("add up to"), "{:?}", merged[0]);
+    // Replaced whole: the table is the two rows given, and nothing of the parent's.
+    let compiled = load("    $replace: true\n").unwrap_or_else(|d| panic!("{d:?}"));
+    let rows: Vec<(String, f64)> = compiled
+        .game()
+        .throws
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|r| (r.name.clone(), r.probability))
+        .collect();
+    assert_eq!(rows, [("1".to_string(), 0.5), ("2".to_string(), 0.5)]);
+}

@@ -240,6 +240,15 @@ fn load_into(
     for (child, _) in iter {
         merged = merge_noting(without_own_keys(merged), child, &mut overrides);
     }
+    // A `$replace` left after the merge was not `true`, or had no parent's value to replace.
+    if let Some(at) = leftover_replace(&merged) {
+        return Err(vec![
+            Diagnostic::new(at, format!("`{REPLACE}` is not used here"))
+                .hint(format!(
+                    "in a delta, `{REPLACE}: true` inside a mapping makes it replace the parent's mapping whole"
+                )),
+        ]);
+    }
     crate::lower::lower(merged, displays, names_seen[0].clone(), sources, prepare).map_err(
         |diags| {
             diags
@@ -284,10 +293,26 @@ fn without_own_keys(mut node: Node) -> Node {
     node
 }
 
-/// `child` over `parent`: mappings merge key by key (a `~` value removes the key), anything else replaces.
-/// Keys keep the parent's order; new keys follow. Each value the child replaces whole is noted in
-/// `overrides` as (the child's value, the parent's).
-fn merge_noting(parent: Node, child: Node, overrides: &mut Vec<(Loc, Loc)>) -> Node {
+/// The key that makes a delta's mapping replace its parent's whole (`$replace: true`), where mappings
+/// otherwise merge key by key. No name of the format can start with `$`, so no ruleset written before it
+/// used this key.
+const REPLACE: &str = "$replace";
+
+/// `child` over `parent`: mappings merge key by key (a `~` value removes the key), anything else replaces,
+/// and so does a child's mapping that holds `$replace: true` (the key itself dropped). Keys keep the
+/// parent's order; new keys follow. Each value the child replaces whole is noted in `overrides` as (the
+/// child's value, the parent's).
+fn merge_noting(parent: Node, mut child: Node, overrides: &mut Vec<(Loc, Loc)>) -> Node {
+    if let Value::Map(entries) = &mut child.value
+        && matches!(parent.value, Value::Map(_))
+        && let Some(i) = entries
+            .iter()
+            .position(|(k, v)| k.name == REPLACE && matches!(v.value, Value::Bool(true)))
+    {
+        entries.remove(i);
+        overrides.push((child.loc, parent.loc));
+        return child;
+    }
     if !(matches!(parent.value, Value::Map(_)) && matches!(child.value, Value::Map(_))) {
         overrides.push((child.loc, parent.loc));
     }
@@ -316,6 +341,21 @@ fn merge_noting(parent: Node, child: Node, overrides: &mut Vec<(Loc, Loc)>) -> N
             value,
             loc: child.loc,
         },
+    }
+}
+
+/// Where a `$replace` key is left in the merged tree, if anywhere.
+fn leftover_replace(node: &Node) -> Option<Loc> {
+    match &node.value {
+        Value::Map(entries) => entries.iter().find_map(|(k, v)| {
+            if k.name == REPLACE {
+                Some(k.loc)
+            } else {
+                leftover_replace(v)
+            }
+        }),
+        Value::Seq(items) => items.iter().find_map(leftover_replace),
+        _ => None,
     }
 }
 
