@@ -3,6 +3,7 @@
 mod architecture;
 mod bad_input;
 mod bagh_chal;
+mod bagh_guti;
 mod corpus;
 mod demala;
 mod docs;

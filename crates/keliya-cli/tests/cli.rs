@@ -1418,6 +1418,7 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("demala-diviyan-keliya", "DD-10", "DD-Q10"),
         ("hat-diviyan-keliya", "HD-8", "HD-Q3"),
         ("bagh-chal", "BC-9", "BC-Q4"),
+        ("bagh-guti", "BG-10", "BG-Q5"),
         ("pulijudamu", "PJ-8", "PJ-Q3"),
         ("koti-keliya", "KK-9", "KK-Q5"),
         ("gyan-chaupar", "GC-9", "GC-Q6"),
