@@ -11,6 +11,7 @@ mod hat;
 mod kerala;
 mod koti_keliya;
 mod language;
+mod ovalhu;
 mod pallankuli;
 mod pancha;
 mod pulijudamu;
