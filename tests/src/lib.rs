@@ -159,6 +159,80 @@ impl Scenario {
     }
 }
 
+/// Plays game `i` of the seed `seed` to its end with uniformly random moves (a game without throws),
+/// checking the ruleset's invariants after every move; the final position.
+pub fn random_game(game: &Game, seed: u64, i: u64) -> State {
+    let mut dice = keliya_play::Dice::new(keliya_play::Dice::game_seed(seed, i));
+    let mut st = game.initial_state();
+    while st.result.is_none() {
+        let moves = game.legal_moves(&st).expect("rules run");
+        st = game
+            .apply(&st, &moves[dice.below(moves.len())])
+            .expect("applies");
+        let broken = game.broken_invariants(&st).unwrap();
+        assert!(broken.is_empty(), "game {i}: {broken:?}");
+    }
+    st
+}
+
+/// A two-row sowing board (Raja Pasu's family) numbered hole by hole: `hole(i)` names hole `i` (0 is South's
+/// left), `holes` is how many there are.
+pub struct SowingBoard {
+    pub hole: fn(usize) -> String,
+    pub holes: usize,
+    /// The counters of a position: on the board and in both stores.
+    pub total: i64,
+}
+
+impl SowingBoard {
+    /// A position in the middle of a round (as a state file, see docs/cli.md): counters per hole, the holes
+    /// closed (one `closed` marker each), each player's `store`, the player to move.
+    pub fn position(
+        &self,
+        counts: &[u16],
+        closed: &[usize],
+        (south, north): (i64, i64),
+        to_move: &str,
+    ) -> serde_json::Value {
+        assert_eq!(counts.len(), self.holes, "one count a hole");
+        let on_board: i64 = counts.iter().map(|&n| i64::from(n)).sum();
+        assert_eq!(
+            on_board + south + north,
+            self.total,
+            "the counters of a position"
+        );
+        let mut sites = serde_json::Map::new();
+        for (i, &n) in counts.iter().enumerate() {
+            if closed.contains(&i) {
+                assert_eq!(n, 0, "a closed hole holds nothing");
+                sites.insert((self.hole)(i), serde_json::json!({"closed": 1}));
+            } else if n > 0 {
+                sites.insert((self.hole)(i), serde_json::json!({"seed": n}));
+            }
+        }
+        serde_json::json!({
+            "to_move": to_move,
+            "turn": 10,
+            "sites": sites,
+            "vars": {"store": {"south": south, "north": north}},
+        })
+    }
+
+    /// The counters in each hole, in hole order.
+    pub fn counts(&self, s: &Scenario) -> Vec<u16> {
+        (0..self.holes)
+            .map(|i| s.count(&(self.hole)(i), "seed"))
+            .collect()
+    }
+
+    /// The closed holes, in hole order.
+    pub fn closed(&self, s: &Scenario) -> Vec<usize> {
+        (0..self.holes)
+            .filter(|&i| s.count(&(self.hole)(i), "closed") == 1)
+            .collect()
+    }
+}
+
 /// A position of a game built on `lib/hunt`: hunters and prey on the given points, `prey_in_hand` prey still
 /// off the board, `captures` made by the hunters, `to_move` to play (as a state file, see docs/cli.md).
 pub fn hunt_position(

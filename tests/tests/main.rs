@@ -12,6 +12,7 @@ mod hat;
 mod kerala;
 mod koti_keliya;
 mod language;
+mod ovalhu;
 mod pallankuli;
 mod pancha;
 mod pulijudamu;

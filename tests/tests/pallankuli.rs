@@ -5,8 +5,7 @@
 //! r1h7), 7-13 North's row from his left (r2h7 .. r2h1); sowing runs 0, 1, .., 13, 0 (anticlockwise).
 
 use keliya_engine::Reason;
-use keliya_play::Dice;
-use keliya_tests::{Scenario, check_rule_rows, compile};
+use keliya_tests::{Scenario, check_rule_rows, compile, random_game};
 use serde_json::{Map, Value, json};
 
 const PL: &str = "pallankuli";
@@ -314,16 +313,7 @@ fn random_matches_end_by_the_rules_with_the_counters_kept() {
     let (mut rounds, mut round_caps) = (0, 0);
     let matches = 20;
     for i in 0..matches {
-        let mut dice = Dice::new(Dice::game_seed(1, i));
-        let mut st = g.initial_state();
-        while st.result.is_none() {
-            let moves = g.legal_moves(&st).expect("rules run");
-            st = g
-                .apply(&st, &moves[dice.below(moves.len())])
-                .expect("applies");
-            let broken = g.broken_invariants(&st).unwrap();
-            assert!(broken.is_empty(), "match {i}: {broken:?}");
-        }
+        let st = random_game(g, 1, i);
         let var = |n: &str| st.vars[g.var_slot(g.var(n).unwrap(), None)];
         rounds += var("rounds");
         round_caps += var("round_caps");
