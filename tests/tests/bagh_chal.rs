@@ -8,6 +8,7 @@ use serde_json::json;
 const BAGH: &str = "bagh-chal";
 const TIGERS_FIRST: &str = "bagh-chal/tigers-first";
 const ALL_GOATS: &str = "bagh-chal/all-goats";
+const NO_REPEAT: &str = "bagh-chal/no-repeat";
 const CORNERS: [&str; 4] = ["r1c1", "r1c5", "r5c1", "r5c5"];
 
 /// Every point of the board but `but`, as names.
@@ -506,6 +507,36 @@ fn bc_q3_a_position_may_come_back_and_its_third_coming_is_a_draw() {
     s.play("r4c3-r4c2");
     assert_eq!(s.winner(), "draw", "the third time");
     assert_eq!(s.ended_by(), "cap:repetition");
+}
+
+#[test]
+fn bc_q3_alternative_no_move_may_bring_back_an_earlier_position() {
+    let mut s = Scenario::at(NO_REPEAT, quiet_position("hunter"));
+    s.play("r1c1-r1c2").play("r4c2-r4c3");
+    // The tiger may step back: the goats have moved, so the position is new.
+    s.play("r1c2-r1c1");
+    // The goat's step back would bring back the starting position, tigers to move: no such move.
+    assert!(!s.can("r4c3-r4c2"), "{:?}", s.moves());
+    assert!(!s.moves().is_empty(), "the goats have other steps");
+    // The same step is legal in the canonical game, which draws at the third coming instead.
+    let mut canonical = Scenario::at(BAGH, quiet_position("hunter"));
+    canonical
+        .play("r1c1-r1c2")
+        .play("r4c2-r4c3")
+        .play("r1c2-r1c1");
+    assert!(canonical.can("r4c3-r4c2"));
+    // Given as a move all the same (the canonical game's, whose rules and choices are the same), it is
+    // refused with the rule's reason.
+    let g = canonical.game();
+    let step = g
+        .parse_move(&canonical.state, "r4c3-r4c2")
+        .expect("rules run")
+        .expect("legal in the canonical game");
+    let refused = s
+        .game()
+        .apply(&s.state, &step)
+        .expect_err("not a move here");
+    assert!(refused.message.contains("reject"), "{refused:?}");
 }
 
 #[test]

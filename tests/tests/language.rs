@@ -2335,3 +2335,23 @@ fn a_delta_replaces_a_mapping_whole_with_dollar_replace() {
         .collect();
     assert_eq!(rows, [("1".to_string(), 0.5), ("2".to_string(), 0.5)]);
 }
+
+#[test]
+fn reject_drops_a_path_and_a_player_whose_every_path_is_rejected_is_stuck() {
+    let yaml = RACE.replace(
+        "move(pawn, from, along(route(mover), from, throw))",
+        "move(pawn, from, along(route(mover), from, throw))\n        if has(@t3, pawn) {\n          reject()\n        }",
+    );
+    let path = ruleset("reject", &yaml);
+    let mut s = Scenario::new(&path);
+    // One up (1) takes the pawn to t2, two up (2) to t3, which the rule rejects.
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["t1+"]);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    assert_eq!(
+        s.moves(),
+        ["pass"],
+        "the only path was rejected: no move but the forced pass"
+    );
+}

@@ -472,7 +472,7 @@ fn code_text(c: &Compiled) -> String {
     let mut out = String::new();
     out.push_str(&format!("{} ({})\n", info.title, info.name));
     out.push_str(&format!("family: {}\n", info.family));
-    out.push_str(&format!("files: {}\n", info.chain.join(" <- ")));
+    out.push_str(&show::files_line(&info.chain));
     if !info.description.is_empty() {
         out.push_str(&format!("\n{}\n", wrap(&info.description, 100)));
     }

@@ -194,6 +194,32 @@ pub(crate) fn list(long: bool, as_json: bool) -> Result<(), CliError> {
 }
 
 /// `text` wrapped to [`WIDTH`] columns, every line but the first indented by `hang` spaces.
+/// `files: child <- parent <- ...`, the chain of a ruleset's files, broken before a `<-` where it would
+/// pass 80 columns, the rest hanging under the first file.
+pub(crate) fn files_line(chain: &[String]) -> String {
+    const HEAD: &str = "files: ";
+    let mut out = String::from(HEAD);
+    let mut width = HEAD.len();
+    for (i, file) in chain.iter().enumerate() {
+        let part = if i == 0 {
+            file.clone()
+        } else {
+            format!(" <- {file}")
+        };
+        if i > 0 && width + part.len() > 80 {
+            out.push('\n');
+            out.push_str(&" ".repeat(HEAD.len()));
+            out.push_str(&part[1..]);
+            width = HEAD.len() + part.len() - 1;
+        } else {
+            out.push_str(&part);
+            width += part.chars().count();
+        }
+    }
+    out.push('\n');
+    out
+}
+
 fn wrap_hanging(text: &str, first: &str, hang: usize) -> String {
     let mut out = String::new();
     let mut line = first.to_string();
@@ -274,7 +300,7 @@ fn words(what: &str, c: &Compiled) -> String {
     let mut out = String::new();
     out.push_str(&format!("{} ({})\n", info.title, info.name));
     out.push_str(&format!("family: {}\n", family_of(info)));
-    out.push_str(&format!("files: {}\n", info.chain.join(" <- ")));
+    out.push_str(&files_line(&info.chain));
     if !info.description.is_empty() {
         out.push('\n');
         out.push_str(&wrap_hanging(&info.description, "", 0));
@@ -376,6 +402,24 @@ mod tests {
             "Bell et al. 1979"
         );
         assert_eq!(short_reference("A note. More."), "A note");
+    }
+
+    #[test]
+    fn a_long_chain_of_files_breaks_before_an_arrow_within_80_columns() {
+        let chain: Vec<String> = [
+            "rulesets/pallankuli/capture-continues.yaml",
+            "rulesets/pallankuli.yaml",
+            "rulesets/raja-pasu.yaml",
+        ]
+        .map(String::from)
+        .to_vec();
+        assert_eq!(
+            files_line(&chain),
+            "files: rulesets/pallankuli/capture-continues.yaml <- rulesets/pallankuli.yaml\n       \
+             <- rulesets/raja-pasu.yaml\n"
+        );
+        let short = ["a.yaml".to_string(), "b.yaml".to_string()];
+        assert_eq!(files_line(&short), "files: a.yaml <- b.yaml\n");
     }
 
     #[test]

@@ -304,6 +304,16 @@ functions! {
         }
         Some(Value::Bool(before))
     };
+    /// repeats(player): the position as it stands, with the player to move, has occurred since the last
+    /// capture, in the history kept for `caps: repetition` (never, without that cap). With `reject()`,
+    /// "a move may not bring back an earlier position".
+    Repeats "repeats" [Player] -> Bool, Position, |g, at, v| {
+        let (_, st) = at?;
+        Some(Value::Bool(match v[0] {
+            Value::Player(p) => st.history.count(st.position_hash_with_mover(p)) > 0,
+            _ => false,
+        }))
+    };
     /// repetitions(): how many times the current position (pieces, variables, player to move) has
     /// occurred since the last capture, this time included; read from the history kept for
     /// `caps: repetition` (0 when the ruleset declares no such cap). Meaningful in `when` conditions
@@ -378,6 +388,9 @@ effects! {
     /// assert(condition): the move is an error when the condition does not hold (a check written in
     /// the rules, e.g. that counters are conserved after every drop of a sowing).
     Assert "assert" [Bool];
+    /// reject(): the path the rule has taken is no move at all; nothing after it runs. The executor
+    /// abandons the path (exec.rs), so a rule with a `reject` after a choice never pauses there.
+    Reject "reject" [];
 }
 
 /// A built-in domain's entry in [`DOMAINS`].

@@ -236,6 +236,11 @@ impl<'g, 's> Executor<'g, 's> {
                     let n = run.int(st, value)?;
                     st.assign_var(slot, *op, n);
                 }
+                Op::Effect {
+                    effect: Effect::Reject,
+                    at,
+                    ..
+                } => return self.rejected(run, *at),
                 Op::Effect { effect, args, at } => {
                     let mut vals = [Value::None; 3];
                     for (slot, a) in vals.iter_mut().zip(args) {
@@ -462,6 +467,17 @@ impl<'g, 's> Executor<'g, 's> {
             found.push_move(head, written);
         }
         Ok(())
+    }
+
+    /// `reject()`: the path is no move. A search drops it and goes on with the next option; a move
+    /// replayed or finished that reaches it was not a legal move.
+    fn rejected(&self, run: &Run<'g>, at: usize) -> Done {
+        match self.mode {
+            Mode::Search => Ok(()),
+            Mode::Replay | Mode::Finish => {
+                Err(run.error(at, "the rules reject this move (`reject()`)".into()))
+            }
+        }
     }
 
     /// Whether the run may stop at a `last` choice point, its moves to be finished only when played: only

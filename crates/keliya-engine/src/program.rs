@@ -413,11 +413,12 @@ fn domain_records_nothing(domain: &Domain) -> bool {
     }
 }
 
-/// Whether a block has a choice point or a `prefer(n)` anywhere: something that decides which moves exist.
+/// Whether a block has a choice point, a `prefer(n)` or a `reject()` anywhere: something that decides
+/// which moves exist.
 pub(crate) fn forks_or_ranks(stmts: &[Stmt]) -> bool {
     stmts.iter().any(|s| match s {
         Stmt::Choose { .. } => true,
-        Stmt::Effect { effect, .. } => *effect == Effect::Prefer,
+        Stmt::Effect { effect, .. } => matches!(effect, Effect::Prefer | Effect::Reject),
         Stmt::For { body, .. } | Stmt::While { body, .. } => forks_or_ranks(body),
         Stmt::If {
             then, otherwise, ..

@@ -686,6 +686,8 @@ impl<'a> Run<'a> {
                     reason: Reason::Rule(self.rule),
                 })
             }
+            // The executor abandons the path before it gets here (`Executor::rejected`).
+            Effect::Reject => {}
         }
         Ok(())
     }

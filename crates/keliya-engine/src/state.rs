@@ -485,13 +485,17 @@ impl State {
     /// the player to move are then mixed, each half by a 128-bit product folded to 64 bits, so that a
     /// change in any bit moves bits high and low.
     pub fn position_hash(&self) -> u64 {
+        self.position_hash_with_mover(self.to_move)
+    }
+
+    /// [`State::position_hash`] of this position with `to_move` the player to move.
+    pub fn position_hash_with_mover(&self, to_move: PlayerId) -> u64 {
         let vars = self.vars.iter().enumerate().fold(0u64, |sum, (slot, &v)| {
             sum.wrapping_add((v as u64).wrapping_mul(crate::counts::weight(slot)))
         });
         // (The throw is not part of the position: a position repeats whatever was thrown in it.)
-        let sizes = (self.counts.len() as u64) << 40
-            | (self.vars.len() as u64) << 20
-            | u64::from(self.to_move);
+        let sizes =
+            (self.counts.len() as u64) << 40 | (self.vars.len() as u64) << 20 | u64::from(to_move);
         folded_product(self.counts.hash() ^ sizes ^ 0x243f_6a88_85a3_08d3, K)
             ^ folded_product(vars ^ 0x1319_8a2e_0370_7344, K ^ 0xa409_3822_299f_31d0)
     }

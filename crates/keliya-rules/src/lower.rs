@@ -1558,18 +1558,17 @@ fn caps(cx: &mut Cx<'_>, node: &Node) -> Caps {
 use eng::Ty;
 use eng::builtins::{DOMAINS, EFFECTS, FUNCS};
 
-/// Functions added to the language after its first format version. Their names are not reserved: a
-/// ruleset of format 1 that used one for a parameter, a variable or a local still loads and plays the
-/// same, and since a function is only ever called, `name(...)` is always the function.
-const NOT_RESERVED: &[&str] = &["piece_of", "point_on", "side"];
+/// Functions and effects added to the language after its first format version. Their names are not
+/// reserved: a ruleset of format 1 that used one for a parameter, a variable or a local still loads and
+/// plays the same, and since a built-in is only ever called, `name(...)` is always the built-in.
+const NOT_RESERVED: &[&str] = &["piece_of", "point_on", "side", "repeats", "reject"];
 
 fn is_builtin(name: &str) -> bool {
-    name == "none"
-        || FUNCS
-            .iter()
-            .any(|f| f.name == name && !NOT_RESERVED.contains(&f.name))
-        || EFFECTS.iter().any(|e| e.name == name)
-        || DOMAINS.iter().any(|d| d.name == name)
+    !NOT_RESERVED.contains(&name)
+        && (name == "none"
+            || FUNCS.iter().any(|f| f.name == name)
+            || EFFECTS.iter().any(|e| e.name == name)
+            || DOMAINS.iter().any(|d| d.name == name))
 }
 
 struct Lowerer<'c, 'a> {
