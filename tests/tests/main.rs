@@ -19,4 +19,5 @@ mod pulijudamu;
 mod raja_pasu;
 mod references;
 mod robustness;
+mod sat_gol;
 mod standalone;
