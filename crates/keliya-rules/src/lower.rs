@@ -1563,6 +1563,16 @@ use eng::builtins::{DOMAINS, EFFECTS, FUNCS};
 /// plays the same, and since a built-in is only ever called, `name(...)` is always the built-in.
 const NOT_RESERVED: &[&str] = &["piece_of", "point_on", "side", "repeats", "reject"];
 
+/// Argument types as a message lists them: "a player", "a track and a site".
+fn args_named(args: &[Ty]) -> String {
+    let names: Vec<&str> = args.iter().map(|t| t.name()).collect();
+    match names.as_slice() {
+        [] => "no argument".into(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 fn is_builtin(name: &str) -> bool {
     !NOT_RESERVED.contains(&name)
         && (name == "none"
@@ -2063,11 +2073,19 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         .filter(|v| v.per_player)
                         .map(|v| v.name.as_str())
                         .chain(self.names.roles.iter().map(|(r, _)| r.as_str()));
-                    let hint = closest(&name.name, known).map(|c| format!("did you mean `{c}`?"));
+                    let n = &name.name;
+                    let hint = closest(n, known)
+                        .map(|c| format!("did you mean `{c}`?"))
+                        .unwrap_or_else(|| {
+                            format!(
+                                "give each player's piece `role: {n}` under `pieces:`, or declare `{n}` \
+                                 under `vars:` with `per_player: true`"
+                            )
+                        });
                     self.err_hint(
                         name.span,
-                        format!("unknown per-player variable or role `{}`", name.name),
-                        hint,
+                        format!("unknown per-player variable or role `{n}`"),
+                        Some(hint),
                     );
                     return Err(());
                 };
@@ -2236,8 +2254,19 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 return match self.names.tracks.iter().position(|t| t == n) {
                     Some(i) => Ok((X::Const(V::Track(i as u16)), Ty::Track)),
                     None => {
-                        let hint = closest(n, self.names.tracks.iter().map(String::as_str))
-                            .map(|c| format!("did you mean `{c}`?"))
+                        let hint = FUNCS
+                            .iter()
+                            .find(|f| f.name == n && f.result == Ty::Track)
+                            .map(|f| {
+                                format!(
+                                    "`{n}` is a function: call it, `{n}(...)`, with {}",
+                                    args_named(f.args)
+                                )
+                            })
+                            .or_else(|| {
+                                closest(n, self.names.tracks.iter().map(String::as_str))
+                                    .map(|c| format!("did you mean `{c}`?"))
+                            })
                             .or_else(|| Some("tracks are declared under `board: tracks:`".into()));
                         self.err_hint(span, format!("unknown track `{n}`"), hint);
                         Err(())
