@@ -360,6 +360,7 @@ fn as_json(c: &Compiled) -> Value {
         "references": info.sources,
         "params": info.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "code": {
+            "parts": pairs(&info.parts),
             "rules": info.rules.iter().map(rule_json).collect::<Vec<_>>(),
             "ends": info.ends.iter().map(rule_json).collect::<Vec<_>>(),
         },

@@ -42,6 +42,8 @@ pub struct RulesetInfo {
     /// The files of the `extends` chain, child first.
     pub chain: Vec<String>,
     pub is_library: bool,
+    /// Named parts of rule bodies (`parts:`): name and text, in order.
+    pub parts: Vec<(String, String)>,
     pub rules: Vec<RuleInfo>,
     pub ends: Vec<RuleInfo>,
     pub params: Vec<(String, i64)>,

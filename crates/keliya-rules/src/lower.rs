@@ -219,6 +219,10 @@ pub(crate) fn lower(
     if let Some(parts) = get("parts") {
         for (k, v) in cx.map(parts, "parts").unwrap_or(&[]) {
             cx.ident_name(k, "part");
+            if let Some(text) = v.as_str() {
+                info.parts
+                    .push((k.name.clone(), text.trim_end().to_string()));
+            }
             names.parts.push((k.name.clone(), k.loc, v.clone()));
         }
     }
