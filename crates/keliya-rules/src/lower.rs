@@ -1613,7 +1613,13 @@ struct Lowerer<'c, 'a> {
     parts_in_use: Vec<String>,
     /// The texts (and their offsets) of the rule and parts that are using the part being lowered.
     saved_texts: Vec<(Option<(Loc, String)>, Vec<usize>)>,
+    /// Parts written in so far (each use counts, nested ones too), against [`MAX_PARTS_WRITTEN`].
+    parts_written: u32,
 }
+
+/// Most parts written into one rule, condition or invariant, nested uses counted: parts that each use
+/// another twice would otherwise double the rule at every level.
+const MAX_PARTS_WRITTEN: u32 = 1000;
 
 type Lowered<T> = Result<T, ()>;
 
@@ -1630,6 +1636,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             offsets: Vec::new(),
             parts_in_use: Vec::new(),
             saved_texts: Vec::new(),
+            parts_written: 0,
         }
     }
 
@@ -1824,6 +1831,18 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                     self.parts_in_use.join(" -> "),
                     name.name
                 )),
+            );
+            return Err(());
+        }
+        self.parts_written = self.parts_written.saturating_add(1);
+        if self.parts_written > MAX_PARTS_WRITTEN {
+            if self.parts_written > MAX_PARTS_WRITTEN + 1 {
+                return Err(()); // reported once, at the first use past the bound
+            }
+            self.err_hint(
+                name.span,
+                format!("more than {MAX_PARTS_WRITTEN} parts written into one rule"),
+                Some("parts that use other parts several times multiply; use fewer".into()),
             );
             return Err(());
         }
