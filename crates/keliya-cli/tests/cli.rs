@@ -796,7 +796,7 @@ fn the_authoring_guide_shows_what_simulate_prints() {
         );
         shown += 1;
     }
-    assert_eq!(shown, 2, "the guide's two simulations");
+    assert_eq!(shown, 3, "the guide's three simulations");
 }
 
 /// docs/cli.md shows every `--help` as the binary prints it.
