@@ -21,3 +21,4 @@ mod references;
 mod robustness;
 mod sat_gol;
 mod standalone;
+mod thaayam;

@@ -410,14 +410,14 @@ mod tests {
         let chain: Vec<String> = [
             "rulesets/pallankuli/capture-continues.yaml",
             "rulesets/pallankuli.yaml",
-            "rulesets/raja-pasu.yaml",
+            "rulesets/base-game.yaml",
         ]
         .map(String::from)
         .to_vec();
         assert_eq!(
             files_line(&chain),
             "files: rulesets/pallankuli/capture-continues.yaml <- rulesets/pallankuli.yaml\n       \
-             <- rulesets/raja-pasu.yaml\n"
+             <- rulesets/base-game.yaml\n"
         );
         let short = ["a.yaml".to_string(), "b.yaml".to_string()];
         assert_eq!(files_line(&short), "files: a.yaml <- b.yaml\n");
