@@ -1,0 +1,1 @@
+//! Chaupar: scenario tests follow.
