@@ -4,6 +4,7 @@ mod architecture;
 mod bad_input;
 mod bagh_chal;
 mod bagh_guti;
+mod chaupar;
 mod corpus;
 mod demala;
 mod docs;

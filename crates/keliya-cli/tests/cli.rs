@@ -1426,6 +1426,7 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("ovalhu", "OV-11", "OV-Q5"),
         ("sat-gol", "SG-7", "SG-Q4"),
         ("thaayam", "TH-12", "TH-Q9"),
+        ("chaupar", "CP-11", "CP-Q12"),
     ] {
         let text = stdout(&keliya(&["show", game]));
         for part in [

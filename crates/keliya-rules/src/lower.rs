@@ -1516,14 +1516,14 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u
             format!("the throw probabilities add up to {shown}, not 1"),
         );
     }
-    // Stored throws are held until a throw without `again`: one must be possible, or the player
-    // would throw for ever.
-    if stored && !rows.iter().any(|r| !r.again && r.probability > 0.0) {
+    // Stored throws are held until a throw without `again` or until `max_per_turn` throws: one of
+    // the two must be possible, or the player would throw for ever.
+    if stored && max_per_turn.is_none() && !rows.iter().any(|r| !r.again && r.probability > 0.0) {
         let at = field(e, "resolution").map_or(node.loc, |n| n.loc);
         cx.err(
             at,
             "with `resolution: stored` some throw must end the run of throws: every possible throw here \
-             has `again: true`",
+             has `again: true` and no `max_per_turn` ends the run",
         );
     }
     Some((rows, stored, max_per_turn))
