@@ -11,6 +11,7 @@ const PM: &str = "puhulmutu";
 const IN_CIRCUIT: &str = "puhulmutu/store-in-circuit";
 const FRONT_FIRST: &str = "puhulmutu/front-is-first";
 const FROM_RIGHT: &str = "puhulmutu/fill-from-right";
+const DARAMUTU: &str = "puhulmutu/daramutu";
 
 fn hole(i: usize) -> String {
     if i < 7 {
@@ -389,6 +390,40 @@ fn pm_q4_delta_the_loser_fills_from_his_right_and_sows_clockwise() {
     assert_eq!(marked(&s, "naga"), [4]);
     assert_eq!(s.var("dir", None), -1);
     assert_eq!(s.to_move(), "south");
+}
+
+#[test]
+fn pm_daramutu_a_last_counter_in_an_empty_or_marked_hole_takes_the_hole_opposite() {
+    // Two from hole 0; the last falls into the empty hole 2: Daramutu takes hole 11, Puhulmutu nothing.
+    let p = pm(&[(0, 2), (11, 5), (10, 5)], 20, 24, "south", 1);
+    let mut s = Scenario::at(DARAMUTU, p.clone());
+    s.play("r1h1");
+    assert_eq!(board(&s), holes(&[(1, 1), (2, 1), (10, 5)]));
+    assert_eq!(stores(&s), (25, 24));
+    assert_eq!(s.to_move(), "north");
+    let mut s = Scenario::at(PM, p);
+    s.play("r1h1");
+    assert_eq!(board(&s), holes(&[(1, 1), (2, 1), (11, 5), (10, 5)]));
+    // A last counter in a naga hole counts as one in an empty hole.
+    let p = mark(
+        pm(&[(0, 2), (2, 2), (11, 5), (10, 5)], 18, 24, "south", 1),
+        2,
+        "naga",
+    );
+    let mut s = Scenario::at(DARAMUTU, p);
+    s.play("r1h1");
+    assert_eq!(board(&s), holes(&[(1, 1), (2, 3), (10, 5)]));
+    assert_eq!(stores(&s), (23, 24));
+    // A puta hole opposite is not taken.
+    let p = mark(
+        pm(&[(0, 2), (11, 1), (10, 5)], 24, 24, "south", 1),
+        11,
+        "puta",
+    );
+    let mut s = Scenario::at(DARAMUTU, p);
+    s.play("r1h1");
+    assert_eq!(board(&s), holes(&[(1, 1), (2, 1), (11, 1), (10, 5)]));
+    assert_eq!(stores(&s), (24, 24));
 }
 
 /// 1,000 seeded random matches (PM-Q5 .. PM-Q8 are in play in every one of them): the counters are
