@@ -796,7 +796,7 @@ fn the_authoring_guide_shows_what_simulate_prints() {
         );
         shown += 1;
     }
-    assert_eq!(shown, 2, "the guide's two simulations");
+    assert_eq!(shown, 3, "the guide's three simulations");
 }
 
 /// docs/cli.md shows every `--help` as the binary prints it.
@@ -1426,6 +1426,8 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("ovalhu", "OV-11", "OV-Q5"),
         ("puhulmutu", "PM-14", "PM-Q8"),
         ("sat-gol", "SG-7", "SG-Q4"),
+        ("thaayam", "TH-12", "TH-Q9"),
+        ("chaupar", "CP-11", "CP-Q12"),
     ] {
         let text = stdout(&keliya(&["show", game]));
         for part in [
