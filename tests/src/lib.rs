@@ -175,6 +175,27 @@ pub fn random_game(game: &Game, seed: u64, i: u64) -> State {
     st
 }
 
+/// Plays games `0 .. games` of the seed `seed` with `random_game` and gives, for each, its final position
+/// and the name of the `ends` entry that ended it; a game ended by an engine cap instead fails the test.
+pub fn random_endings(game: &Game, seed: u64, games: u64) -> Vec<(State, String)> {
+    (0..games)
+        .map(|i| {
+            let st = random_game(game, seed, i);
+            let reason = st.result.as_ref().expect("over").reason.clone();
+            let keliya_engine::Reason::End(e) = reason else {
+                panic!("game {i} ended by an engine cap: {reason:?}")
+            };
+            let end = game.ends[e as usize].name.clone();
+            (st, end)
+        })
+        .collect()
+}
+
+/// The value of a variable shared by all players (not per player) in a final position.
+pub fn shared_var(game: &Game, st: &State, name: &str) -> i64 {
+    st.vars[game.var_slot(game.var(name).unwrap(), None)]
+}
+
 /// A two-row sowing board (Raja Pasu's family) numbered hole by hole: `hole(i)` names hole `i` (0 is South's
 /// left), `holes` is how many there are.
 pub struct SowingBoard {

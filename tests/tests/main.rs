@@ -16,6 +16,7 @@ mod language;
 mod ovalhu;
 mod pallankuli;
 mod pancha;
+mod puhulmutu;
 mod pulijudamu;
 mod raja_pasu;
 mod references;

@@ -5,8 +5,7 @@
 //! North's row from his left (r2h8 .. r2h1); hole 15 - i is opposite hole i. South's store comes after hole
 //! 7, North's after hole 15.
 
-use keliya_engine::Reason;
-use keliya_tests::{Scenario, SowingBoard, check_rule_rows, compile, random_game};
+use keliya_tests::{Scenario, SowingBoard, check_rule_rows, compile, random_endings, shared_var};
 use serde_json::{Value, json};
 
 const OV: &str = "ovalhu";
@@ -431,23 +430,17 @@ fn random_matches_keep_the_counters_and_every_round_ends_by_its_rule() {
     let g = c.game();
     let matches = 1000;
     let (mut rounds, mut round_caps, mut by_rule, mut south) = (0, 0, 0, 0);
-    for i in 0..matches {
-        let st = random_game(g, 1, i);
-        let var = |n: &str| st.vars[g.var_slot(g.var(n).unwrap(), None)];
+    for (i, (st, end)) in random_endings(g, 1, matches).into_iter().enumerate() {
+        let var = |n: &str| shared_var(g, &st, n);
         rounds += var("rounds");
         round_caps += var("round_caps");
-        let outcome = st.result.unwrap();
-        let Reason::End(e) = outcome.reason else {
-            panic!("match {i} ended by an engine cap: {:?}", outcome.reason)
-        };
-        let end = g.ends[e as usize].name.as_str();
         if end.ends_with("cannot-open") {
             by_rule += 1;
         } else {
             assert!(end.starts_with("match-cap"), "match {i} ended by {end}");
             assert_eq!(var("rounds"), 10, "match {i}");
         }
-        if outcome.winner == Some(0) {
+        if st.result.unwrap().winner == Some(0) {
             south += 1;
         }
     }

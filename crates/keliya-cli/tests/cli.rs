@@ -1424,6 +1424,7 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("gyan-chaupar", "GC-9", "GC-Q6"),
         ("pallankuli", "PL-9", "PL-Q4"),
         ("ovalhu", "OV-11", "OV-Q5"),
+        ("puhulmutu", "PM-14", "PM-Q8"),
         ("sat-gol", "SG-7", "SG-Q4"),
         ("thaayam", "TH-12", "TH-Q9"),
         ("chaupar", "CP-11", "CP-Q12"),
