@@ -426,14 +426,19 @@ fn pm_daramutu_a_last_counter_in_an_empty_or_marked_hole_takes_the_hole_opposite
     assert_eq!(stores(&s), (24, 24));
 }
 
-/// 1,000 seeded random matches (PM-Q5 .. PM-Q8 are in play in every one of them): the counters are
+/// Seeded random matches (PM-Q5 .. PM-Q8 are in play in every one of them): the counters are
 /// conserved after every move (the ruleset's invariant, and its `assert` after every drop), no sowing
-/// runs for ever (PM-9, PM-Q7), and at most a fifth of the matches reach the match cap.
+/// runs for ever (PM-9, PM-Q7), and at most a fifth of the matches reach the match cap. The suite plays
+/// the first 200 of the 1,000 the rules page reports (a minute of a debug build for all 1,000);
+/// `KELIYA_MATCHES=1000` plays them all.
 #[test]
 fn random_matches_keep_the_counters_and_most_end_by_a_player_who_cannot_play() {
     let c = compile(PM);
     let g = c.game();
-    let matches = 1000;
+    let matches = std::env::var("KELIYA_MATCHES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(200);
     let (mut rounds, mut quiet, mut handicaps, mut by_rule, mut south) = (0, 0, 0, 0, 0);
     for (i, (st, end)) in random_endings(g, 1, matches).into_iter().enumerate() {
         let var = |n: &str| shared_var(g, &st, n);
