@@ -715,7 +715,7 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
         {
             cx.diags.push(
                 Diagnostic::new(loc, format!("`{name}` names both a {other} and a {what}")).hint(
-                    "a parameter, variable or role name must differ from every other name; rename one",
+                    "a parameter, variable, role or part name must differ from every other name; rename one",
                 ),
             );
         }
