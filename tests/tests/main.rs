@@ -13,6 +13,7 @@ mod kerala;
 mod koti_keliya;
 mod language;
 mod ovalhu;
+mod pachisi;
 mod pallankuli;
 mod pancha;
 mod pulijudamu;
