@@ -1425,6 +1425,7 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("pallankuli", "PL-9", "PL-Q4"),
         ("ovalhu", "OV-11", "OV-Q5"),
         ("sat-gol", "SG-7", "SG-Q4"),
+        ("pachisi", "PA-12", "PA-Q10"),
     ] {
         let text = stdout(&keliya(&["show", game]));
         for part in [
