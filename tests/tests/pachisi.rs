@@ -157,6 +157,16 @@ fn pa4_down_the_own_middle_round_anticlockwise_and_up_the_middle_home() {
     assert_eq!(s.moves(), ["S.mid3-S.mid6", "S.out7-S.mid7"]);
     s.play("S.out7-S.mid7");
     assert_eq!(s.count("S.mid7", "south_home"), 1);
+    // The tip of the middle column, reached a second time, is already on the way home.
+    let mut s = at(PA, "south", "tin", json!({"S.out6": {"south_pawn": 1}}));
+    s.play("S.out6-S.mid8");
+    assert_eq!(
+        (
+            s.count("S.mid8", "south_home"),
+            s.count("S.mid8", "south_pawn")
+        ),
+        (1, 0)
+    );
     // A piece on its way home goes on towards the charkoni.
     let mut s = at(PA, "south", "tin", json!({"S.mid7": {"south_home": 1}}));
     s.play("S.mid7-S.mid4");
@@ -181,6 +191,8 @@ fn pa5_six_cowries_and_their_values() {
         ]
         .map(|(n, v)| (n.to_string(), v))
     );
+    let again: Vec<bool> = rows.iter().map(|r| r.again).collect();
+    assert_eq!(again, [true, true, false, false, false, true, true], "PA-6");
     // Six fair shells: C(6, k) / 64.
     let binom = [1.0, 6.0, 15.0, 20.0, 15.0, 6.0, 1.0];
     for (r, b) in rows.iter().zip(binom) {
