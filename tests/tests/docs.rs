@@ -20,6 +20,8 @@ const DOCS: &[&str] = &["docs/dsl.md", "docs/authoring.md", "docs/ruleset-format
 
 const DRAFT: &str = "docs/authoring/draft.yaml";
 const FIXED: &str = "docs/authoring/fixed.yaml";
+const RACE_DRAFT: &str = "docs/authoring/race-draft.yaml";
+const RACE: &str = "docs/authoring/race.yaml";
 
 /// A fenced code block of a Markdown file.
 struct Block {
@@ -251,8 +253,14 @@ fn files_shown_in_the_docs_are_the_files_in_the_repository() {
 
 #[test]
 fn the_draft_fails_with_exactly_the_messages_the_walk_through_shows() {
-    let path = root().join(DRAFT).to_string_lossy().into_owned();
-    let actual = first_lines(&path, DRAFT);
+    for draft in [DRAFT, RACE_DRAFT] {
+        the_draft_fails_as_shown(draft);
+    }
+}
+
+fn the_draft_fails_as_shown(draft: &str) {
+    let path = root().join(draft).to_string_lossy().into_owned();
+    let actual = first_lines(&path, draft);
     // The messages as docs/authoring.md shows them: every `path:line:col: error:` line naming the draft.
     let shown: Vec<String> = blocks(&read("docs/authoring.md"))
         .iter()
@@ -260,7 +268,7 @@ fn the_draft_fails_with_exactly_the_messages_the_walk_through_shows() {
         .flat_map(|b| {
             b.text
                 .lines()
-                .filter(|l| l.starts_with(&format!("{DRAFT}:")) && l.contains(": error: "))
+                .filter(|l| l.starts_with(&format!("{draft}:")) && l.contains(": error: "))
                 .map(str::to_string)
                 .collect::<Vec<_>>()
         })
@@ -271,7 +279,7 @@ fn the_draft_fails_with_exactly_the_messages_the_walk_through_shows() {
     );
     assert_eq!(
         actual, shown,
-        "docs/authoring.md shows other messages than `keliya validate {DRAFT}` prints"
+        "docs/authoring.md shows other messages than `keliya validate {draft}` prints"
     );
 }
 
@@ -329,6 +337,53 @@ fn the_hand_written_position_of_the_walk_through_wins_on_the_third_capture() {
     let mut parent = Scenario::at("hat-diviyan-keliya", parent_state);
     parent.play("M2xA");
     assert_eq!(parent.winner(), "none");
+}
+
+#[test]
+fn the_race_of_the_second_walk_through_enters_on_a_one_hits_and_ends_by_its_rule() {
+    let path = root().join(RACE).to_string_lossy().into_owned();
+    let state: serde_json::Value =
+        serde_json::from_str(&read("docs/authoring/race-hit.json")).expect("the file is JSON");
+    // White: a two moves either pawn on the ring, not the one at the start; landing on the two black
+    // pawns of s5 sends both back.
+    let mut s = Scenario::at(&path, state);
+    assert_eq!(s.moves(), ["s3+", "s7+"]);
+    s.play("s3+");
+    assert_eq!(s.count("s5", "w_pawn"), 1);
+    assert_eq!(s.count("b-start", "b_pawn"), 3);
+    // The mirror for black, by the same rule: its pawn on s11 lands on two white pawns on s1, which is
+    // safe, and on s3 with a four, which is not.
+    let black = serde_json::json!({
+        "to_move": "black", "throw": "two-up",
+        "sites": {"s11": {"b_pawn": 1}, "s1": {"w_pawn": 2}, "s3": {"w_pawn": 1}, "b-start": {"b_pawn": 2}}
+    });
+    let mut s = Scenario::at(&path, black.clone());
+    assert_eq!(s.moves(), ["s11+"]);
+    s.play("s11+");
+    assert_eq!(s.count("s1", "w_pawn"), 2, "a safe square keeps its pawns");
+    let mut four = black;
+    four["throw"] = serde_json::json!("four-up");
+    let mut s = Scenario::at(&path, four);
+    s.play("s11+");
+    assert_eq!(s.count("s3", "b_pawn"), 1);
+    assert_eq!(
+        s.count("w-start", "w_pawn"),
+        1,
+        "the white pawn on s3 went back"
+    );
+    // A one enters a pawn from the start.
+    let mut s = Scenario::new(&path);
+    s.throw("one-up");
+    assert_eq!(s.moves(), ["w-start+"]);
+    s.play("w-start+");
+    assert_eq!(s.count("s1", "w_pawn"), 1);
+    // Seeded random games end by the rule, none by the cap, with the invariant holding throughout.
+    let c = compile(&path);
+    for i in 0..200 {
+        let reason = play_checked(c.game(), Dice::game_seed(3, i))
+            .unwrap_or_else(|e| panic!("game {i}: {e}"));
+        assert_eq!(reason, "advance", "game {i}");
+    }
 }
 
 #[test]

@@ -2355,3 +2355,56 @@ fn reject_drops_a_path_and_a_player_whose_every_path_is_rejected_is_stuck() {
         "the only path was rejected: no move but the forced pass"
     );
 }
+
+#[test]
+fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
+    // A statement part that declares a local the rule reads after it, and an expression part used in a
+    // filter; both read the rule's locals.
+    let base = RACE
+        .replace(
+            "rules:\n  advance:",
+            "parts:\n  target: |\n    let to = along(route(mover), from, throw)\n  open: \"to != none and not tagged(to, safe)\"\nrules:\n  advance:",
+        )
+        .replace(
+            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
+            "choose from in sites_with(pawn) {\n        target()\n        if open() {\n          move(pawn, from, to)\n        }\n      }",
+        );
+    assert!(base.contains("target()"), "{base}");
+    let path = ruleset("parts", &base);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    s.play("t1+");
+    assert_eq!(
+        s.count("t3", "pawn"),
+        0,
+        "t3 is safe: the part `open` kept the pawn back"
+    );
+    assert_eq!(s.count("t1", "pawn"), 1);
+    // A delta replaces the expression part alone: now a safe square may be reached.
+    let delta = format!(
+        "keliya: 1\ntitle: Parts replaced\nextends: {path}\nparts:\n  open: \"to != none\"\n"
+    );
+    let child = ruleset("parts-delta", &delta);
+    let mut s = Scenario::new(&child);
+    s.throw("two-up");
+    s.play("t1+");
+    assert_eq!(s.count("t3", "pawn"), 1);
+    // A part that uses itself, or is given arguments, is an error where it is used.
+    let problems = |yaml: &str, name: &str| -> Vec<String> {
+        let path = ruleset(name, yaml);
+        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
+            Ok(_) => Vec::new(),
+            Err(d) => d.into_iter().map(|d| d.message).collect(),
+        }
+    };
+    let looping = delta.replace("open: \"to != none\"", "open: \"open()\"");
+    assert_eq!(
+        problems(&looping, "parts-loop"),
+        ["part `open` uses itself"]
+    );
+    let with_args = base.replace("if open() {", "if open(to) {");
+    assert_eq!(
+        problems(&with_args, "parts-args"),
+        ["part `open` takes no arguments"]
+    );
+}

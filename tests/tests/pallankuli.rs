@@ -196,7 +196,6 @@ fn pl7_holes_are_refilled_with_six_from_the_left_and_the_rest_are_out_of_play() 
     assert_eq!(closed(&s), [12, 13]);
     assert_eq!((store(&s, "south"), store(&s, "north")), (10, 2));
     // Holes out of play are passed by: North (who opens round 2, PL-8) sows hole 11 past 12 and 13.
-    s.play("hand over");
     s.play("r2h3");
     assert_eq!(closed(&s), [12, 13]);
     assert_eq!(s.count("r2h2", "seed") + s.count("r2h1", "seed"), 0);
@@ -204,29 +203,22 @@ fn pl7_holes_are_refilled_with_six_from_the_left_and_the_rest_are_out_of_play() 
 
 #[test]
 fn pl8_the_players_open_the_rounds_in_turn() {
-    // Round 1 ends with North stuck: South takes the rest, but North opens round 2. South, given the move
-    // by the end of the round, can only hand it over.
-    let mut s = Scenario::at(PL, north_stuck(49, 32));
-    s.play("end of round");
-    assert_eq!(s.to_move(), "south");
-    assert_eq!(s.moves(), ["hand over"]);
-    s.play("hand over");
-    assert_eq!(s.to_move(), "north");
-    assert!(s.moves().iter().all(|m| m.starts_with("r2h")));
-    // Round 1 ends with South stuck: North takes the rest and opens round 2 himself.
-    let mut s = Scenario::at(PL, south_stuck(30, 51));
-    s.play("end of round");
-    assert_eq!(s.to_move(), "north");
-    assert!(s.moves().iter().all(|m| m.starts_with("r2h")));
-    // Round 3 is South's to open, whoever the end of round 2 gave the move to.
-    let mut round3 = pl([6; 14], &[], 0, 0, "north");
-    round3["turn"] = json!(40);
-    round3["vars"]["round_start"] = json!(40);
-    round3["vars"]["rounds"] = json!(2);
-    assert_eq!(Scenario::at(PL, round3.clone()).moves(), ["hand over"]);
-    round3["to_move"] = json!("south");
-    assert_eq!(Scenario::at(PL, round3).moves().len(), 7);
-    // Raja Pasu's own rule differs: the taker of the rest opens (RP-10).
+    // Round 1 ends, whoever is stuck: North opens round 2 (Pallankuli's `round_opener` part).
+    for position in [north_stuck(49, 32), south_stuck(30, 51)] {
+        let mut s = Scenario::at(PL, position);
+        s.play("end of round");
+        assert_eq!(s.to_move(), "north");
+        assert!(s.moves().iter().all(|m| m.starts_with("r2h")));
+    }
+    // Round 2 ends, whoever is stuck: South opens round 3.
+    for mut position in [north_stuck(49, 32), south_stuck(30, 51)] {
+        position["vars"]["rounds"] = json!(1);
+        let mut s = Scenario::at(PL, position);
+        s.play("end of round");
+        assert_eq!(s.to_move(), "south");
+        assert!(s.moves().iter().all(|m| m.starts_with("r1h")));
+    }
+    // Raja Pasu's own part differs: the taker of the rest opens (RP-10).
     let mut rp_position = north_stuck(49, 32);
     rp_position["vars"]["store"] = json!({"south": 63, "north": 32});
     let mut s = Scenario::at("raja-pasu", rp_position);

@@ -506,6 +506,15 @@ fn code_text(c: &Compiled) -> String {
             out.push_str(&format!("  {n} = {v}\n"));
         }
     }
+    if !info.parts.is_empty() {
+        out.push_str("\nParts (written in where `name()` stands):\n");
+        for (n, text) in &info.parts {
+            out.push_str(&format!("  {n}\n"));
+            for l in text.lines() {
+                out.push_str(&format!("    | {l}\n"));
+            }
+        }
+    }
     out.push_str("\nRules:\n");
     for r in &info.rules {
         out.push_str(&format!(

@@ -360,6 +360,7 @@ fn as_json(c: &Compiled) -> Value {
         "references": info.sources,
         "params": info.params.iter().map(|(n, v)| (n.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
         "code": {
+            "parts": pairs(&info.parts),
             "rules": info.rules.iter().map(rule_json).collect::<Vec<_>>(),
             "ends": info.ends.iter().map(rule_json).collect::<Vec<_>>(),
         },
@@ -409,14 +410,14 @@ mod tests {
         let chain: Vec<String> = [
             "rulesets/pallankuli/capture-continues.yaml",
             "rulesets/pallankuli.yaml",
-            "rulesets/raja-pasu.yaml",
+            "rulesets/base-game.yaml",
         ]
         .map(String::from)
         .to_vec();
         assert_eq!(
             files_line(&chain),
             "files: rulesets/pallankuli/capture-continues.yaml <- rulesets/pallankuli.yaml\n       \
-             <- rulesets/raja-pasu.yaml\n"
+             <- rulesets/base-game.yaml\n"
         );
         let short = ["a.yaml".to_string(), "b.yaml".to_string()];
         assert_eq!(files_line(&short), "files: a.yaml <- b.yaml\n");

@@ -796,7 +796,7 @@ fn the_authoring_guide_shows_what_simulate_prints() {
         );
         shown += 1;
     }
-    assert_eq!(shown, 2, "the guide's two simulations");
+    assert_eq!(shown, 3, "the guide's three simulations");
 }
 
 /// docs/cli.md shows every `--help` as the binary prints it.
@@ -1425,6 +1425,8 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("pallankuli", "PL-9", "PL-Q4"),
         ("ovalhu", "OV-11", "OV-Q5"),
         ("sat-gol", "SG-7", "SG-Q4"),
+        ("thaayam", "TH-12", "TH-Q9"),
+        ("chaupar", "CP-11", "CP-Q12"),
         ("pachisi", "PA-12", "PA-Q10"),
     ] {
         let text = stdout(&keliya(&["show", game]));

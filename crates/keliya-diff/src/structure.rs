@@ -65,6 +65,7 @@ pub fn structural(a: Side<'_>, b: Side<'_>) -> Diff {
     d.keyed_generic(Section::Params, "params", "param");
     d.vars();
     d.throws();
+    d.parts();
     d.rules();
     d.ends();
     d.keyed_generic(Section::Caps, "caps", "cap");
@@ -1767,6 +1768,67 @@ impl Differ<'_> {
                         (None, None) => {}
                     }
                 }
+            }
+        }
+    }
+
+    /// Named parts of rule bodies: each compared as the statements (or the expression) it writes in.
+    fn parts(&mut self) {
+        let text = |v: &Node| {
+            program_text(Some(v))
+                .filter(|t| !t.is_empty())
+                .or_else(|| expr_text(Some(v)))
+                .unwrap_or_default()
+        };
+        let (ma, mb) = (entries(self.a.top("parts")), entries(self.b.top("parts")));
+        for (n, ea, eb) in pair(&ma, &mb) {
+            let path = format!("parts.{n}");
+            match (ea, eb) {
+                (Some((k, v)), None) => {
+                    let span = self.a.entry_span(k, v);
+                    let body = text(v);
+                    self.push(
+                        Section::Rules,
+                        Kind::Removed,
+                        path,
+                        format!("part {n} removed"),
+                        body.lines().map(|l| format!("  {l}")).collect(),
+                        vec![span],
+                        Vec::new(),
+                    );
+                }
+                (None, Some((k, v))) => {
+                    let span = self.b.entry_span(k, v);
+                    let body = text(v);
+                    self.push(
+                        Section::Rules,
+                        Kind::Added,
+                        path,
+                        format!("part {n} added"),
+                        body.lines().map(|l| format!("  {l}")).collect(),
+                        Vec::new(),
+                        vec![span],
+                    );
+                }
+                (Some((ka, va)), Some((kb, vb))) => {
+                    let (ta, tb) = (text(va), text(vb));
+                    if ta != tb {
+                        let lines = line_diff(&ta, &tb, 1);
+                        let plus = lines.iter().filter(|l| l.starts_with("+ ")).count();
+                        let minus = lines.iter().filter(|l| l.starts_with("- ")).count();
+                        let (sa, sb) = (self.a.entry_span(ka, va), self.b.entry_span(kb, vb));
+                        self.push(
+                            Section::Rules,
+                            Kind::Changed,
+                            path,
+                            format!("part {n} changed (+{plus} -{minus} lines)"),
+                            lines.into_iter().map(|l| format!("  {l}")).collect(),
+                            vec![sa],
+                            vec![sb],
+                        );
+                    }
+                }
+                (None, None) => {}
             }
         }
     }

@@ -734,3 +734,26 @@ fn teams_are_compared_as_written_and_simulated_as_sides() {
         s.notes
     );
 }
+
+#[test]
+fn a_part_a_variant_replaces_is_one_change_with_its_lines() {
+    // Pallankuli replaces Raja Pasu's part `round_opener` (who opens the next round), not the rule.
+    let d = diff("raja-pasu", "pallankuli");
+    let c = change(&d, "parts.round_opener");
+    assert_eq!(c.kind, Kind::Changed);
+    assert_eq!(c.section, Section::Rules);
+    assert!(
+        c.description.starts_with("part round_opener changed"),
+        "{}",
+        c.description
+    );
+    assert!(
+        c.detail.iter().any(|l| l.contains("+ let starter = south")),
+        "{:?}",
+        c.detail
+    );
+    assert!(
+        d.changes.iter().all(|c| c.path != "rules.round-end"),
+        "the rule that uses the part is the same text in both"
+    );
+}

@@ -42,6 +42,8 @@ pub struct RulesetInfo {
     /// The files of the `extends` chain, child first.
     pub chain: Vec<String>,
     pub is_library: bool,
+    /// Named parts of rule bodies (`parts:`): name and text, in order.
+    pub parts: Vec<(String, String)>,
     pub rules: Vec<RuleInfo>,
     pub ends: Vec<RuleInfo>,
     pub params: Vec<(String, i64)>,
@@ -240,7 +242,7 @@ fn load_into(
     for (child, _) in iter {
         merged = merge_noting(without_own_keys(merged), child, &mut overrides);
     }
-    // A `$replace` left after the merge was not `true`, or had no parent's value to replace.
+    // A `$replace: true` or `false` left after the merge had no parent's mapping to replace, or said not to.
     if let Some(at) = leftover_replace(&merged) {
         return Err(vec![
             Diagnostic::new(at, format!("`{REPLACE}` is not used here"))
@@ -294,8 +296,9 @@ fn without_own_keys(mut node: Node) -> Node {
 }
 
 /// The key that makes a delta's mapping replace its parent's whole (`$replace: true`), where mappings
-/// otherwise merge key by key. No name of the format can start with `$`, so no ruleset written before it
-/// used this key.
+/// otherwise merge key by key. Before it, `$replace` with a value `true` or `false` could stand only where
+/// any name is a key and a value may be a truth (`params:`, whose names must be rules-language names), so
+/// no ruleset that validated used it.
 const REPLACE: &str = "$replace";
 
 /// `child` over `parent`: mappings merge key by key (a `~` value removes the key), anything else replaces,
@@ -344,11 +347,12 @@ fn merge_noting(parent: Node, mut child: Node, overrides: &mut Vec<(Loc, Loc)>) 
     }
 }
 
-/// Where a `$replace` key is left in the merged tree, if anywhere.
+/// Where a `$replace` key with a truth for its value is left in the merged tree, if anywhere (a key
+/// `$replace` with another value is whatever the section makes of it, a site's name say).
 fn leftover_replace(node: &Node) -> Option<Loc> {
     match &node.value {
         Value::Map(entries) => entries.iter().find_map(|(k, v)| {
-            if k.name == REPLACE {
+            if k.name == REPLACE && matches!(v.value, Value::Bool(_)) {
                 Some(k.loc)
             } else {
                 leftover_replace(v)

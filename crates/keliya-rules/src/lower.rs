@@ -35,6 +35,7 @@ pub const TOP_KEYS: &[&str] = &[
     "params",
     "vars",
     "throws",
+    "parts",
     "rules",
     "ends",
     "caps",
@@ -213,6 +214,16 @@ pub(crate) fn lower(
                 per_player,
                 initial,
             });
+        }
+    }
+    if let Some(parts) = get("parts") {
+        for (k, v) in cx.map(parts, "parts").unwrap_or(&[]) {
+            cx.ident_name(k, "part");
+            if let Some(text) = v.as_str() {
+                info.parts
+                    .push((k.name.clone(), text.trim_end().to_string()));
+            }
+            names.parts.push((k.name.clone(), k.loc, v.clone()));
         }
     }
     check_unique(&mut cx, &names);
@@ -666,6 +677,8 @@ struct Names {
     piece_roles: Vec<Option<u16>>,
     /// Role names, where each is first written.
     roles: Vec<(String, Loc)>,
+    /// Named parts of rule bodies (`parts:`): name, where it is declared, and its text.
+    parts: Vec<(String, Loc, Node)>,
     params: Vec<(String, i64)>,
     param_locs: Vec<Loc>,
     vars: Vec<VarDef>,
@@ -694,8 +707,8 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
         // parameters and variables may not share one with anything.
         let clash = seen.iter().find(|(n, w)| {
             *n == name
-                && (matches!(*w, "parameter" | "variable" | "role")
-                    || matches!(what, "parameter" | "variable" | "role"))
+                && (matches!(*w, "parameter" | "variable" | "role" | "part")
+                    || matches!(what, "parameter" | "variable" | "role" | "part"))
         });
         if let Some((_, other)) = clash
             && let Some(loc) = loc
@@ -720,9 +733,12 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     for (v, l) in names.vars.iter().zip(&names.var_locs) {
         check(cx, &v.name, "variable", Some(*l));
     }
-    // Last, so that a clash is reported at the role (`role:` is the newer way to name things).
+    // Last, so that a clash is reported at the role or part (the newer ways to name things).
     for (n, l) in &names.roles {
         check(cx, n, "role", Some(*l));
+    }
+    for (n, l, _) in &names.parts {
+        check(cx, n, "part", Some(*l));
     }
 }
 
@@ -1500,14 +1516,14 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u
             format!("the throw probabilities add up to {shown}, not 1"),
         );
     }
-    // Stored throws are held until a throw without `again`: one must be possible, or the player
-    // would throw for ever.
-    if stored && !rows.iter().any(|r| !r.again && r.probability > 0.0) {
+    // Stored throws are held until a throw without `again` or until `max_per_turn` throws: one of
+    // the two must be possible, or the player would throw for ever.
+    if stored && max_per_turn.is_none() && !rows.iter().any(|r| !r.again && r.probability > 0.0) {
         let at = field(e, "resolution").map_or(node.loc, |n| n.loc);
         cx.err(
             at,
             "with `resolution: stored` some throw must end the run of throws: every possible throw here \
-             has `again: true`",
+             has `again: true` and no `max_per_turn` ends the run",
         );
     }
     Some((rows, stored, max_per_turn))
@@ -1563,6 +1579,16 @@ use eng::builtins::{DOMAINS, EFFECTS, FUNCS};
 /// plays the same, and since a built-in is only ever called, `name(...)` is always the built-in.
 const NOT_RESERVED: &[&str] = &["piece_of", "point_on", "side", "repeats", "reject"];
 
+/// Argument types as a message lists them: "a player", "a track and a site".
+fn args_named(args: &[Ty]) -> String {
+    let names: Vec<&str> = args.iter().map(|t| t.name()).collect();
+    match names.as_slice() {
+        [] => "no argument".into(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 fn is_builtin(name: &str) -> bool {
     !NOT_RESERVED.contains(&name)
         && (name == "none"
@@ -1583,7 +1609,17 @@ struct Lowerer<'c, 'a> {
     node: Option<(Loc, String)>,
     /// Where each byte of `node`'s string stands in the file, worked out at its first location.
     offsets: Vec<usize>,
+    /// The parts being written in, innermost last (a part that uses itself is an error, not a loop).
+    parts_in_use: Vec<String>,
+    /// The texts (and their offsets) of the rule and parts that are using the part being lowered.
+    saved_texts: Vec<(Option<(Loc, String)>, Vec<usize>)>,
+    /// Parts written in so far (each use counts, nested ones too), against [`MAX_PARTS_WRITTEN`].
+    parts_written: u32,
 }
+
+/// Most parts written into one rule, condition or invariant, nested uses counted: parts that each use
+/// another twice would otherwise double the rule at every level.
+const MAX_PARTS_WRITTEN: u32 = 1000;
 
 type Lowered<T> = Result<T, ()>;
 
@@ -1598,6 +1634,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             max_slots: 0,
             node: None,
             offsets: Vec::new(),
+            parts_in_use: Vec::new(),
+            saved_texts: Vec::new(),
+            parts_written: 0,
         }
     }
 
@@ -1703,16 +1742,123 @@ impl<'c, 'a> Lowerer<'c, 'a> {
 
     fn block(&mut self, stmts: &[dsl::Stmt]) -> Lowered<Vec<eng::Stmt>> {
         let depth = self.scopes.len();
+        let lowered = self.statements(stmts);
+        self.scopes.truncate(depth);
+        lowered
+    }
+
+    /// The statements of a block, in the scope they stand in: the locals they declare stay declared
+    /// (the block closes them; a part's are the block's that uses it).
+    fn statements(&mut self, stmts: &[dsl::Stmt]) -> Lowered<Vec<eng::Stmt>> {
         let mut out = Vec::new();
         let mut failed = false;
         for s in stmts {
-            match self.stmt(s) {
-                Ok(x) => out.push(x),
-                Err(()) => failed = true,
-            }
+            let lowered = match &s.kind {
+                dsl::StmtKind::Call { name, args } if self.part(&name.name).is_some() => {
+                    self.statement_part(name, args).map(|part| out.extend(part))
+                }
+                _ => self.stmt(s).map(|x| out.push(x)),
+            };
+            failed |= lowered.is_err();
         }
-        self.scopes.truncate(depth);
         if failed { Err(()) } else { Ok(out) }
+    }
+
+    /// The part of `parts:` called `name`, if any.
+    fn part(&self, name: &str) -> Option<&'c Node> {
+        let names: &'c Names = self.names;
+        names
+            .parts
+            .iter()
+            .find(|(n, ..)| n == name)
+            .map(|(_, _, node)| node)
+    }
+
+    /// `name()` as a statement: the part's statements, written in as if they stood here: they read and
+    /// set the rule's locals, and a local a part declares stays declared after it.
+    fn statement_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<Vec<eng::Stmt>> {
+        let node = self.enter_part(name, args)?;
+        let lowered = match self.text(node, "a part") {
+            Some(text) => match dsl::parse_program(text) {
+                Ok(stmts) => self.statements(&stmts),
+                Err(e) => {
+                    self.err_hint(e.span, e.message, e.hint);
+                    Err(())
+                }
+            },
+            None => Err(()),
+        };
+        self.leave_part(lowered)
+    }
+
+    /// `name()` in an expression: the part's expression, as if written here.
+    fn expression_part(
+        &mut self,
+        name: &dsl::Ident,
+        args: &[dsl::Expr],
+        want: Option<Ty>,
+    ) -> Lowered<(eng::Expr, Ty)> {
+        let node = self.enter_part(name, args)?;
+        let lowered = match self.text(node, "a part") {
+            Some(text) => match dsl::parse_expression(text) {
+                Ok(e) => self.expr(&e, want),
+                Err(e) => {
+                    self.err_hint(e.span, e.message, e.hint);
+                    Err(())
+                }
+            },
+            None => Err(()),
+        };
+        self.leave_part(lowered)
+    }
+
+    /// Checks a use of a part and starts lowering its text (in the part's own location in the file).
+    fn enter_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<&'c Node> {
+        let node = self.part(&name.name).expect("called for a part");
+        if !args.is_empty() {
+            self.err(
+                name.span,
+                format!("part `{}` takes no arguments", name.name),
+            );
+            return Err(());
+        }
+        if self.parts_in_use.contains(&name.name) {
+            self.err_hint(
+                name.span,
+                format!("part `{}` uses itself", name.name),
+                Some(format!(
+                    "a part is written in where it is used, so this would never end: {} -> {}",
+                    self.parts_in_use.join(" -> "),
+                    name.name
+                )),
+            );
+            return Err(());
+        }
+        self.parts_written = self.parts_written.saturating_add(1);
+        if self.parts_written > MAX_PARTS_WRITTEN {
+            if self.parts_written > MAX_PARTS_WRITTEN + 1 {
+                return Err(()); // reported once, at the first use past the bound
+            }
+            self.err_hint(
+                name.span,
+                format!("more than {MAX_PARTS_WRITTEN} parts written into one rule"),
+                Some("parts that use other parts several times multiply; use fewer".into()),
+            );
+            return Err(());
+        }
+        self.parts_in_use.push(name.name.clone());
+        // The text of the rule is left for the part's and taken up again after it.
+        self.saved_texts
+            .push((self.node.take(), std::mem::take(&mut self.offsets)));
+        Ok(node)
+    }
+
+    fn leave_part<T>(&mut self, lowered: Lowered<T>) -> Lowered<T> {
+        self.parts_in_use.pop();
+        let (node, offsets) = self.saved_texts.pop().expect("entered");
+        self.node = node;
+        self.offsets = offsets;
+        lowered
     }
 
     fn bind(&mut self, name: &dsl::Ident, ty: Ty) -> u16 {
@@ -2063,11 +2209,19 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                         .filter(|v| v.per_player)
                         .map(|v| v.name.as_str())
                         .chain(self.names.roles.iter().map(|(r, _)| r.as_str()));
-                    let hint = closest(&name.name, known).map(|c| format!("did you mean `{c}`?"));
+                    let n = &name.name;
+                    let hint = closest(n, known)
+                        .map(|c| format!("did you mean `{c}`?"))
+                        .unwrap_or_else(|| {
+                            format!(
+                                "give each player's piece `role: {n}` under `pieces:`, or declare `{n}` \
+                                 under `vars:` with `per_player: true`"
+                            )
+                        });
                     self.err_hint(
                         name.span,
-                        format!("unknown per-player variable or role `{}`", name.name),
-                        hint,
+                        format!("unknown per-player variable or role `{n}`"),
+                        Some(hint),
                     );
                     return Err(());
                 };
@@ -2161,6 +2315,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                     }
                 }
             }
+            K::Call { name, args } if self.part(&name.name).is_some() => {
+                self.expression_part(name, args, want)?
+            }
             K::Call { name, args } => {
                 let found = FUNCS
                     .iter()
@@ -2236,8 +2393,19 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 return match self.names.tracks.iter().position(|t| t == n) {
                     Some(i) => Ok((X::Const(V::Track(i as u16)), Ty::Track)),
                     None => {
-                        let hint = closest(n, self.names.tracks.iter().map(String::as_str))
-                            .map(|c| format!("did you mean `{c}`?"))
+                        let hint = FUNCS
+                            .iter()
+                            .find(|f| f.name == n && f.result == Ty::Track)
+                            .map(|f| {
+                                format!(
+                                    "`{n}` is a function: call it, `{n}(...)`, with {}",
+                                    args_named(f.args)
+                                )
+                            })
+                            .or_else(|| {
+                                closest(n, self.names.tracks.iter().map(String::as_str))
+                                    .map(|c| format!("did you mean `{c}`?"))
+                            })
                             .or_else(|| Some("tracks are declared under `board: tracks:`".into()));
                         self.err_hint(span, format!("unknown track `{n}`"), hint);
                         Err(())
