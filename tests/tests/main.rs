@@ -14,6 +14,7 @@ mod kerala;
 mod koti_keliya;
 mod language;
 mod ovalhu;
+mod pachisi;
 mod pallankuli;
 mod pancha;
 mod puhulmutu;

@@ -149,7 +149,7 @@ fn no_ruleset_document_or_source_uses_the_words_of_the_working_material() {
 fn rule_ids(text: &str) -> BTreeSet<String> {
     const PREFIXES: &[&str] = &[
         "PK-", "KE-", "DD-", "HD-", "RP-", "MD-", "BC-", "BG-", "PJ-", "PL-", "KK-", "GC-", "OV-",
-        "SG-", "TH-", "CP-", "PM-",
+        "SG-", "TH-", "CP-", "PM-", "PA-",
     ];
     let mut ids = BTreeSet::new();
     let bytes = text.as_bytes();
@@ -252,6 +252,7 @@ fn every_rule_of_a_canonical_ruleset_is_stated_in_words_and_the_pages_say_the_sa
         "ovalhu",
         "puhulmutu",
         "sat-gol",
+        "pachisi",
         "koti-keliya",
         "thaayam",
         "gyan-chaupar",

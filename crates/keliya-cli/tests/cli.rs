@@ -1428,6 +1428,7 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("sat-gol", "SG-7", "SG-Q4"),
         ("thaayam", "TH-12", "TH-Q9"),
         ("chaupar", "CP-11", "CP-Q12"),
+        ("pachisi", "PA-12", "PA-Q10"),
     ] {
         let text = stdout(&keliya(&["show", game]));
         for part in [
