@@ -92,6 +92,19 @@ impl Scenario {
         self
     }
 
+    /// The throws that can come now: each row's name, value, probability and whether it throws again.
+    pub fn throw_outcomes(&self) -> Vec<(String, i64, f64, bool)> {
+        let g = self.game();
+        let rows = g.throws.as_ref().expect("the game has throws");
+        g.chance_outcomes(&self.state)
+            .iter()
+            .map(|&(i, p)| {
+                let r = &rows[i as usize];
+                (r.name.clone(), r.value, p, r.again)
+            })
+            .collect()
+    }
+
     /// Plays a throw outcome by its name.
     pub fn throw(&mut self, name: &str) -> &mut Self {
         let g = self.compiled.game();

@@ -343,17 +343,7 @@ fn ke10_two_players_here_three_in_the_variant() {
 
 #[test]
 fn ke11_throw_values_and_the_exact_binomial_distribution_of_five_coins() {
-    let s = Scenario::new(KE);
-    let g = s.game();
-    let rows = g.throws.as_ref().unwrap();
-    let got: Vec<(String, i64, f64, bool)> = g
-        .chance_outcomes(&s.state)
-        .iter()
-        .map(|&(i, p)| {
-            let r = &rows[i as usize];
-            (r.name.clone(), r.value, p, r.again)
-        })
-        .collect();
+    let got = Scenario::new(KE).throw_outcomes();
     let want = [
         ("none-up", 5, 1.0, true),
         ("one-up", 1, 5.0, false),

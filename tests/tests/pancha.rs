@@ -69,18 +69,6 @@ fn assert_delta_for(name: &str, question: &str) {
     );
 }
 
-fn probabilities(s: &Scenario) -> Vec<(String, i64, f64, bool)> {
-    let g = s.game();
-    let rows = g.throws.as_ref().unwrap();
-    g.chance_outcomes(&s.state)
-        .iter()
-        .map(|&(i, p)| {
-            let r = &rows[i as usize];
-            (r.name.clone(), r.value, p, r.again)
-        })
-        .collect()
-}
-
 fn binomial(n: u32, k: u32, p: f64) -> f64 {
     let c = (0..k).fold(1.0, |c, i| c * (n - i) as f64 / (i + 1) as f64);
     c * p.powi(k as i32) * (1.0 - p).powi((n - k) as i32)
@@ -110,7 +98,7 @@ fn pk0_the_pancha_petha_board_is_canonical_and_parker_is_a_variant_of_it() {
 #[test]
 fn pk1_six_shells_and_the_named_throw_table_with_exact_binomial_probabilities() {
     let s = Scenario::new(PK);
-    let got = probabilities(&s);
+    let got = s.throw_outcomes();
     let want = [
         ("bokka", 12, 1.0, true),
         ("onduwa", 1, 6.0, true),
@@ -130,7 +118,7 @@ fn pk1_six_shells_and_the_named_throw_table_with_exact_binomial_probabilities() 
 #[test]
 fn pk1_biased_shells_are_a_one_line_delta_with_binomial_probabilities() {
     let s = Scenario::new("pancha-keliya/biased-shells");
-    let got = probabilities(&s);
+    let got = s.throw_outcomes();
     for (k, (name, _, p, _)) in got.iter().enumerate() {
         let want = binomial(6, k as u32, 0.524);
         assert!((p - want).abs() < 1e-12, "P({name}) = {p}, want {want}");
@@ -1796,7 +1784,7 @@ fn pkq20_delta_a_lost_throw_ends_the_turn_and_the_cap_is_a_parameter() {
 #[test]
 fn variant_swapped_extremes_bokka_is_six_up() {
     let s = Scenario::new("pancha-keliya/swapped-extremes");
-    let got = probabilities(&s);
+    let got = s.throw_outcomes();
     assert_eq!(
         (got[0].0.as_str(), got[0].1, got[0].3),
         ("puwak-malla", 6, false)
@@ -1809,7 +1797,7 @@ fn variant_swapped_extremes_bokka_is_six_up() {
 fn variant_bokka_no_move_zero_up_is_worth_nothing_and_the_turn_passes() {
     // PK-Q1 (d): no mouth up is a bokka of value 0, with no throw again.
     const NO_MOVE: &str = "pancha-keliya/bokka-no-move";
-    let got = probabilities(&Scenario::new(NO_MOVE));
+    let got = Scenario::new(NO_MOVE).throw_outcomes();
     assert_eq!((got[0].0.as_str(), got[0].1, got[0].3), ("bokka", 0, false));
     assert_eq!(got[0].2, 1.0 / 64.0);
     // A pawn on a safe square (where a count of 0 would leave it on a square it may share), one on a

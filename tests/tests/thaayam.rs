@@ -106,17 +106,7 @@ fn th2_twenty_five_squares_every_one_once_on_every_route_and_five_marked() {
 
 #[test]
 fn th3_th_q9_four_seeds_count_white_up_and_none_up_is_8() {
-    let s = Scenario::new(TH);
-    let g = s.game();
-    let rows = g.throws.as_ref().unwrap();
-    let got: Vec<(String, i64, f64, bool)> = g
-        .chance_outcomes(&s.state)
-        .iter()
-        .map(|&(i, p)| {
-            let r = &rows[i as usize];
-            (r.name.clone(), r.value, p, r.again)
-        })
-        .collect();
+    let got = Scenario::new(TH).throw_outcomes();
     let want = [
         ("eight", 8, 1.0, true),
         ("one", 1, 4.0, true),
