@@ -2408,3 +2408,38 @@ fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
         ["part `open` takes no arguments"]
     );
 }
+
+#[test]
+fn held_counts_the_throws_still_to_play_by_value_so_a_rule_sees_a_double() {
+    // Two dice, each a held throw of the turn; a rule offered only on a double.
+    let yaml = RACE
+        .replace(
+            "throws:\n  shells: 2\n  table:\n    0: {name: none-up, value: 3}\n    1: {name: one-up, value: 1, again: true}\n    2: {name: two-up, value: 2}",
+            "throws:\n  resolution: stored\n  max_per_turn: 2\n  table:\n    1: {name: one, value: 1, probability: 0.5, again: true}\n    2: {name: two, value: 2, probability: 0.5, again: true}",
+        )
+        .replace(
+            "ends:",
+            "  double:\n    when: held(throw) > 0\n    do: |\n      again()\n    notation: double\nends:",
+        );
+    assert!(yaml.contains("max_per_turn: 2"), "{yaml}");
+    let path = ruleset("held", &yaml);
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("one");
+    // Two equal throws need no choice of which to play: the first is played, the other still held.
+    assert!(
+        s.can("double"),
+        "one played, one still held: {:?}",
+        s.moves()
+    );
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("two");
+    s.play("use one");
+    assert!(
+        !s.can("double"),
+        "the two held is no double: {:?}",
+        s.moves()
+    );
+    s.play("t1+");
+    // The two is played now (the one throw left needs no choice), with nothing held.
+    assert_eq!(s.moves(), ["t2+"], "nothing held, so no double");
+}

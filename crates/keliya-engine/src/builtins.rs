@@ -314,6 +314,15 @@ functions! {
             _ => false,
         }))
     };
+    /// held(v): how many of the throws made and not yet played (held, with stored throws) are worth v;
+    /// the throw being played is not among them. With `throw`, it tells a double: `held(throw) > 0`.
+    HeldWorth "held" [Int] -> Int, Position, |g, at, v| {
+        let (_, st) = at?;
+        let want = v[0].int();
+        Some(Value::Int(
+            st.held.iter().filter(|&&row| g.throw_row(row).value == want).count() as i64,
+        ))
+    };
     /// repetitions(): how many times the current position (pieces, variables, player to move) has
     /// occurred since the last capture, this time included; read from the history kept for
     /// `caps: repetition` (0 when the ruleset declares no such cap). Meaningful in `when` conditions
