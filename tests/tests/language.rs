@@ -2443,3 +2443,47 @@ fn held_counts_the_throws_still_to_play_by_value_so_a_rule_sees_a_double() {
     // The two is played now (the one throw left needs no choice), with nothing held.
     assert_eq!(s.moves(), ["t2+"], "nothing held, so no double");
 }
+
+#[test]
+fn beyond_steps_along_a_straight_line_so_a_rule_can_slide_a_piece() {
+    // A stone slides along a line as far as the points are vacant: `beyond(prev, at)` is the next
+    // point of the line from `prev` through `at`, in either direction, `none` at its end.
+    let yaml = r#"
+title: Slides
+family: hunt
+players: {south: {}}
+pieces: {stone: {owner: south}, block: {}}
+board:
+  generate: [{grid: {rows: 2, cols: 5}}]
+setup: {r1c2: {stone: 1}, r1c5: {block: 1}}
+rules:
+  slide:
+    do: |
+      choose from in sites_with(stone) {
+        choose first in neighbours(from) where empty(first) {
+          let prev = from
+          let to = first
+          while beyond(prev, to) != none and empty(beyond(prev, to)) {
+            let next = beyond(prev, to)
+            prev = to
+            to = next
+          }
+          move(stone, from, to)
+        }
+      }
+    notation: "{first}"
+caps:
+  max_turns: 10
+"#;
+    let path = ruleset("slides", yaml);
+    let mut s = Scenario::new(&path);
+    assert_eq!(s.moves(), ["r1c1", "r1c3", "r2c2"]);
+    // Towards the row's end: stopped by the block on r1c5.
+    s.play("r1c3");
+    assert_eq!(s.count("r1c4", "stone"), 1);
+    // Back the other way, to the row's start; and down the column, whose line ends at r2.
+    s.play("r1c3");
+    assert_eq!(s.count("r1c1", "stone"), 1);
+    s.play("r2c1");
+    assert_eq!(s.count("r2c1", "stone"), 1);
+}

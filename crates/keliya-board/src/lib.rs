@@ -172,6 +172,19 @@ impl Board {
         let s = s as usize;
         &self.leaps[self.leap_start[s] as usize..self.leap_start[s + 1] as usize]
     }
+    /// The point after `b` on a straight line that runs from `a` through `b` (`b` next to `a` on it), or
+    /// `None` where the line ends there or no line joins them so: a step of a slide along a line. The
+    /// first line in written order that has them side by side decides.
+    pub fn beyond(&self, a: SiteId, b: SiteId) -> Option<SiteId> {
+        self.lines.iter().find_map(|line| {
+            let p = &line.points;
+            p.windows(2).enumerate().find_map(|(i, w)| match w {
+                [x, y] if *x == a && *y == b => Some(p.get(i + 2).copied()),
+                [x, y] if *x == b && *y == a => Some(i.checked_sub(1).map(|j| p[j])),
+                _ => None,
+            })
+        })?
+    }
     pub fn has_tag(&self, s: SiteId, tag: &str) -> bool {
         self.tags[s as usize].iter().any(|t| t == tag)
     }

@@ -273,6 +273,12 @@ functions! {
             .map_or(Value::None, |&s| Value::Site(s)),
         _ => Value::None,
     });
+    /// beyond(a, b): the point after b on a straight line from a through b, or none: a slide along a
+    /// line is `beyond` step by step.
+    Beyond "beyond" [Site, Site] -> Site, Ruleset, |g, at, v| Some(match (v[0], v[1]) {
+        (Value::Site(a), Value::Site(b)) => g.board.beyond(a, b).map_or(Value::None, Value::Site),
+        _ => Value::None,
+    });
     /// route(player): the first track owned by the player, or none.
     Route "route" [Player] -> Track, Ruleset, |g, at, v| Some(match v[0] {
         Value::Player(p) => g.routes[p as usize].map_or(Value::None, Value::Track),

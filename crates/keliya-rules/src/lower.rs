@@ -1577,7 +1577,9 @@ use eng::builtins::{DOMAINS, EFFECTS, FUNCS};
 /// Functions and effects added to the language after its first format version. Their names are not
 /// reserved: a ruleset of format 1 that used one for a parameter, a variable or a local still loads and
 /// plays the same, and since a built-in is only ever called, `name(...)` is always the built-in.
-const NOT_RESERVED: &[&str] = &["piece_of", "point_on", "side", "repeats", "reject", "held"];
+const NOT_RESERVED: &[&str] = &[
+    "piece_of", "point_on", "side", "repeats", "reject", "held", "beyond",
+];
 
 /// Argument types as a message lists them: "a player", "a track and a site".
 fn args_named(args: &[Ty]) -> String {
