@@ -2487,3 +2487,62 @@ caps:
     s.play("r2c1");
     assert_eq!(s.count("r2c1", "stone"), 1);
 }
+
+#[test]
+fn a_track_is_joined_from_segments_of_tracks_and_lines_either_way() {
+    let yaml = r#"
+title: Segments
+family: race
+players: {south: {}}
+pieces: {pawn: {owner: south}}
+board:
+  generate: [{grid: {rows: 2, cols: 3}}]
+  tracks:
+    top: {points: [r1c1, r1c2, r1c3]}
+    route: {owner: south, points: [{track: top}, {line: row2, reversed: true}, r1c1]}
+setup: {r1c1: {pawn: 1}}
+rules:
+  step:
+    do: |
+      choose from in sites_with(pawn) where along(route(mover), from, 1) != none {
+        move(pawn, from, along(route(mover), from, 1))
+      }
+    notation: "{from}"
+caps:
+  max_turns: 20
+"#;
+    let path = ruleset("segments", yaml);
+    let c = keliya_tests::compile(&path);
+    let g = c.game();
+    let route = g.board.track("route").expect("the joined track");
+    let names: Vec<&str> = route.points.iter().map(|&p| g.board.name(p)).collect();
+    assert_eq!(
+        names,
+        ["r1c1", "r1c2", "r1c3", "r2c3", "r2c2", "r2c1", "r1c1"],
+        "a track, a line backwards, a site"
+    );
+    // Unknown segments, and a segment that is itself joined, are errors at the name.
+    let problems = |yaml: &str, name: &str| -> Vec<String> {
+        let path = ruleset(name, yaml);
+        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
+            Ok(_) => Vec::new(),
+            Err(d) => d.into_iter().map(|d| d.message).collect(),
+        }
+    };
+    assert_eq!(
+        problems(
+            &yaml.replace("{track: top}", "{track: tpo}"),
+            "segments-unknown"
+        ),
+        ["unknown track `tpo`"]
+    );
+    let nested = yaml.replace(
+        "    route: {owner",
+        "    twice: {points: [{track: route}]}\n    route: {owner",
+    );
+    // (The track left with no points is reported as empty too.)
+    assert!(
+        problems(&nested, "segments-nested")
+            .contains(&"track `route` is itself joined from segments".to_string())
+    );
+}

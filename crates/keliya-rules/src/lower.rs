@@ -1267,6 +1267,9 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
             }
         }
     }
+    // Tracks joined from segments (`{track: name}` or `{line: name}` among the points), filled in once
+    // the generated paths exist: (the track's name, its points and segments).
+    let mut joined: Vec<(String, Vec<PathItem>)> = Vec::new();
     for (key, list) in [("lines", &mut spec.lines), ("tracks", &mut spec.tracks)] {
         if let Some(paths) = field(entries, key) {
             for (k, v) in cx.map(paths, key).unwrap_or(&[]) {
@@ -1285,9 +1288,26 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
                     }
                     _ => (Some(v), None, false),
                 };
-                let points = points_node
-                    .map(|p| cx.string_list(p, key))
-                    .unwrap_or_default();
+                let points = match (key, points_node) {
+                    ("tracks", Some(p)) if matches!(p.value, Value::Seq(_)) => {
+                        let items = path_items(cx, p);
+                        if items.iter().any(|i| matches!(i, PathItem::Segment { .. })) {
+                            joined.push((k.name.clone(), items));
+                            Vec::new()
+                        } else {
+                            items
+                                .into_iter()
+                                .filter_map(|i| match i {
+                                    PathItem::Site(site) => Some(site),
+                                    PathItem::Segment { .. } => None,
+                                })
+                                .collect()
+                        }
+                    }
+                    _ => points_node
+                        .map(|p| cx.string_list(p, key))
+                        .unwrap_or_default(),
+                };
                 list.push(PathSpec {
                     name: k.name.clone(),
                     points,
@@ -1298,7 +1318,103 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
             }
         }
     }
-    BoardSpec::with_generated(&generators, spec)
+    let mut full = BoardSpec::with_generated(&generators, spec);
+    join_segments(cx, &mut full, joined);
+    full
+}
+
+/// One entry of a track's `points`: a site, or a segment, the points of another track or a line
+/// (`{track: name}`, `{line: name}`, with `reversed: true` to walk it backwards).
+enum PathItem {
+    Site(String),
+    Segment {
+        line: bool,
+        name: String,
+        reversed: bool,
+        loc: Loc,
+    },
+}
+
+fn path_items(cx: &mut Cx<'_>, node: &Node) -> Vec<PathItem> {
+    let Value::Seq(items) = &node.value else {
+        return Vec::new(); // only called on a list
+    };
+    items
+        .iter()
+        .filter_map(|item| match &item.value {
+            Value::Map(e) => {
+                cx.check_keys(e, &["track", "line", "reversed"], "a segment of a track");
+                let reversed = field(e, "reversed")
+                    .map(|r| cx.boolean(r, "reversed"))
+                    .unwrap_or(false);
+                match (field(e, "track"), field(e, "line")) {
+                    (Some(n), None) | (None, Some(n)) => Some(PathItem::Segment {
+                        line: field(e, "line").is_some(),
+                        name: cx.string(n, "a segment")?,
+                        reversed,
+                        loc: n.loc,
+                    }),
+                    _ => {
+                        cx.err(
+                            item.loc,
+                            "a segment names one track (`track:`) or one line (`line:`)",
+                        );
+                        None
+                    }
+                }
+            }
+            _ => cx.string(item, "tracks").map(PathItem::Site),
+        })
+        .collect()
+}
+
+/// Fills in the points of the tracks joined from segments, each segment the points of a track or line
+/// as written or generated (not itself joined from segments).
+fn join_segments(cx: &mut Cx<'_>, spec: &mut BoardSpec, joined: Vec<(String, Vec<PathItem>)>) {
+    let pending: Vec<String> = joined.iter().map(|(n, _)| n.clone()).collect();
+    for (name, items) in joined {
+        let mut points = Vec::new();
+        for item in items {
+            match item {
+                PathItem::Site(site) => points.push(site),
+                PathItem::Segment {
+                    line,
+                    name: part,
+                    reversed,
+                    loc,
+                } => {
+                    let (paths, what) = if line {
+                        (&spec.lines, "line")
+                    } else {
+                        (&spec.tracks, "track")
+                    };
+                    if !line && pending.contains(&part) {
+                        cx.err(
+                            loc,
+                            format!("track `{part}` is itself joined from segments"),
+                        );
+                        continue;
+                    }
+                    match paths.iter().find(|p| p.name == part) {
+                        Some(p) if reversed => points.extend(p.points.iter().rev().cloned()),
+                        Some(p) => points.extend(p.points.iter().cloned()),
+                        None => {
+                            let hint = closest(&part, paths.iter().map(|p| p.name.as_str()))
+                                .map(|c| format!("did you mean `{c}`?"));
+                            let d = Diagnostic::new(loc, format!("unknown {what} `{part}`"));
+                            cx.diags.push(match hint {
+                                Some(h) => d.hint(h),
+                                None => d,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(track) = spec.tracks.iter_mut().find(|t| t.name == name) {
+            track.points = points;
+        }
+    }
 }
 
 fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
