@@ -193,33 +193,28 @@ pub(crate) fn list(long: bool, as_json: bool) -> Result<(), CliError> {
     Ok(())
 }
 
-/// `text` wrapped to [`WIDTH`] columns, every line but the first indented by `hang` spaces.
 /// `files: child <- parent <- ...`, the chain of a ruleset's files, broken before a `<-` where it would
-/// pass 80 columns, the rest hanging under the first file.
+/// pass [`WIDTH`] columns, the rest hanging under the first file.
 pub(crate) fn files_line(chain: &[String]) -> String {
     const HEAD: &str = "files: ";
     let mut out = String::from(HEAD);
     let mut width = HEAD.len();
     for (i, file) in chain.iter().enumerate() {
-        let part = if i == 0 {
-            file.clone()
+        let arrow = if i == 0 { "" } else { " <- " };
+        let len = arrow.len() + file.chars().count();
+        if i > 0 && width + len > WIDTH {
+            out.push_str(&format!("\n{}<- {file}", " ".repeat(HEAD.len())));
+            width = HEAD.len() + len - 1;
         } else {
-            format!(" <- {file}")
-        };
-        if i > 0 && width + part.len() > 80 {
-            out.push('\n');
-            out.push_str(&" ".repeat(HEAD.len()));
-            out.push_str(&part[1..]);
-            width = HEAD.len() + part.len() - 1;
-        } else {
-            out.push_str(&part);
-            width += part.chars().count();
+            out.push_str(&format!("{arrow}{file}"));
+            width += len;
         }
     }
     out.push('\n');
     out
 }
 
+/// `text` wrapped to [`WIDTH`] columns, every line but the first indented by `hang` spaces.
 fn wrap_hanging(text: &str, first: &str, hang: usize) -> String {
     let mut out = String::new();
     let mut line = first.to_string();

@@ -292,6 +292,14 @@ fn expr_text(node: Option<&Node>) -> Option<String> {
     })
 }
 
+/// The text of a part as the diff compares it: its statements (or, when it has none, its expression).
+fn part_text(node: &Node) -> String {
+    program_text(Some(node))
+        .filter(|t| !t.is_empty())
+        .or_else(|| expr_text(Some(node)))
+        .unwrap_or_default()
+}
+
 /// The canonical text of a program, one statement per line, nested blocks indented.
 fn program_text(node: Option<&Node>) -> Option<String> {
     let text = text_of(node)?;
@@ -1774,44 +1782,13 @@ impl Differ<'_> {
 
     /// Named parts of rule bodies: each compared as the statements (or the expression) it writes in.
     fn parts(&mut self) {
-        let text = |v: &Node| {
-            program_text(Some(v))
-                .filter(|t| !t.is_empty())
-                .or_else(|| expr_text(Some(v)))
-                .unwrap_or_default()
-        };
         let (ma, mb) = (entries(self.a.top("parts")), entries(self.b.top("parts")));
         for (n, ea, eb) in pair(&ma, &mb) {
             let path = format!("parts.{n}");
+            let indent = |lines: Vec<String>| lines.into_iter().map(|l| format!("  {l}")).collect();
             match (ea, eb) {
-                (Some((k, v)), None) => {
-                    let span = self.a.entry_span(k, v);
-                    let body = text(v);
-                    self.push(
-                        Section::Rules,
-                        Kind::Removed,
-                        path,
-                        format!("part {n} removed"),
-                        body.lines().map(|l| format!("  {l}")).collect(),
-                        vec![span],
-                        Vec::new(),
-                    );
-                }
-                (None, Some((k, v))) => {
-                    let span = self.b.entry_span(k, v);
-                    let body = text(v);
-                    self.push(
-                        Section::Rules,
-                        Kind::Added,
-                        path,
-                        format!("part {n} added"),
-                        body.lines().map(|l| format!("  {l}")).collect(),
-                        Vec::new(),
-                        vec![span],
-                    );
-                }
                 (Some((ka, va)), Some((kb, vb))) => {
-                    let (ta, tb) = (text(va), text(vb));
+                    let (ta, tb) = (part_text(va), part_text(vb));
                     if ta != tb {
                         let lines = line_diff(&ta, &tb, 1);
                         let plus = lines.iter().filter(|l| l.starts_with("+ ")).count();
@@ -1822,11 +1799,31 @@ impl Differ<'_> {
                             Kind::Changed,
                             path,
                             format!("part {n} changed (+{plus} -{minus} lines)"),
-                            lines.into_iter().map(|l| format!("  {l}")).collect(),
+                            indent(lines),
                             vec![sa],
                             vec![sb],
                         );
                     }
+                }
+                (Some((k, v)), None) | (None, Some((k, v))) => {
+                    let removed = eb.is_none();
+                    let view = if removed { &self.a } else { &self.b };
+                    let span = vec![view.entry_span(k, v)];
+                    let (kind, word, sa, sb) = if removed {
+                        (Kind::Removed, "removed", span, Vec::new())
+                    } else {
+                        (Kind::Added, "added", Vec::new(), span)
+                    };
+                    let body = part_text(v).lines().map(str::to_string).collect();
+                    self.push(
+                        Section::Rules,
+                        kind,
+                        path,
+                        format!("part {n} {word}"),
+                        indent(body),
+                        sa,
+                        sb,
+                    );
                 }
                 (None, None) => {}
             }
