@@ -209,6 +209,16 @@ pub fn shared_var(game: &Game, st: &State, name: &str) -> i64 {
     st.vars[game.var_slot(game.var(name).unwrap(), None)]
 }
 
+/// Hole `i` of a 2 x 7 sowing board numbered anticlockwise from South's left: 0-6 South's row (`r1h1` ..
+/// `r1h7`), 7-13 North's row from his left (`r2h7` .. `r2h1`), so that hole 13 - i faces hole i.
+pub fn seven_a_side(i: usize) -> String {
+    if i < 7 {
+        format!("r1h{}", i + 1)
+    } else {
+        format!("r2h{}", 14 - i)
+    }
+}
+
 /// A two-row sowing board (Raja Pasu's family) numbered hole by hole: `hole(i)` names hole `i` (0 is South's
 /// left), `holes` is how many there are.
 pub struct SowingBoard {

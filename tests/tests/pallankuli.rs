@@ -13,13 +13,7 @@ const TO_MOVER: &str = "pallankuli/pasu-to-mover";
 const FROM_RIGHT: &str = "pallankuli/fill-from-right";
 const CONTINUES: &str = "pallankuli/capture-continues";
 
-fn hole(i: usize) -> String {
-    if i < 7 {
-        format!("r1h{}", i + 1)
-    } else {
-        format!("r2h{}", 14 - i)
-    }
-}
+use keliya_tests::seven_a_side as hole;
 
 /// A position in the middle of the first round: counters per hole, closed holes, the reserves, the player
 /// to move (84 counters in all).

@@ -13,13 +13,7 @@ const FRONT_FIRST: &str = "puhulmutu/front-is-first";
 const FROM_RIGHT: &str = "puhulmutu/fill-from-right";
 const DARAMUTU: &str = "puhulmutu/daramutu";
 
-fn hole(i: usize) -> String {
-    if i < 7 {
-        format!("r1h{}", i + 1)
-    } else {
-        format!("r2h{}", 14 - i)
-    }
-}
+use keliya_tests::seven_a_side as hole;
 
 const BOARD: SowingBoard = SowingBoard {
     hole,

@@ -16,13 +16,7 @@ const RP: &str = "raja-pasu";
 const MD: &str = "raja-pasu-mandiri";
 
 /// The site of hole `i`.
-fn hole(i: usize) -> String {
-    if i < 7 {
-        format!("r1h{}", i + 1)
-    } else {
-        format!("r2h{}", 14 - i)
-    }
-}
+use keliya_tests::seven_a_side as hole;
 
 fn sites(holes: [u16; 14], closed: &[usize]) -> Map<String, Value> {
     let mut sites = Map::new();
