@@ -1347,14 +1347,19 @@ fn path_items(cx: &mut Cx<'_>, node: &Node) -> Vec<PathItem> {
                 let reversed = field(e, "reversed")
                     .map(|r| cx.boolean(r, "reversed"))
                     .unwrap_or(false);
-                match (field(e, "track"), field(e, "line")) {
-                    (Some(n), None) | (None, Some(n)) => Some(PathItem::Segment {
-                        line: field(e, "line").is_some(),
+                let named = match (field(e, "track"), field(e, "line")) {
+                    (Some(n), None) => Some((false, n)),
+                    (None, Some(n)) => Some((true, n)),
+                    _ => None,
+                };
+                match named {
+                    Some((line, n)) => Some(PathItem::Segment {
+                        line,
                         name: cx.string(n, "a segment")?,
                         reversed,
                         loc: n.loc,
                     }),
-                    _ => {
+                    None => {
                         cx.err(
                             item.loc,
                             "a segment names one track (`track:`) or one line (`line:`)",
