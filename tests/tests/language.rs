@@ -2546,3 +2546,175 @@ caps:
             .contains(&"track `route` is itself joined from segments".to_string())
     );
 }
+
+/// The tiny race with three dice a turn (stored throws, every face throwing again until the third), two
+/// pawns, and a rule that moves a pawn by twice a doubled value, spending the other die of the double.
+/// Its `choose to` after the `spend` keeps the search from pausing, so every option is followed with the
+/// spend made (and taken back); `seen` shows how many dice of the value the rules see held when its move
+/// is listed; the variable `spend` shows that the effect leaves its name free.
+fn dice_race(spent: &str) -> String {
+    RACE.replace(
+        "throws:\n  shells: 2\n  table:\n    0: {name: none-up, value: 3}\n    1: {name: one-up, value: 1, again: true}\n    2: {name: two-up, value: 2}",
+        "throws:\n  resolution: stored\n  max_per_turn: 3\n  table:\n    1: {name: one, value: 1, probability: 0.5, again: true}\n    2: {name: two, value: 2, probability: 0.5, again: true}\nvars: {spend: {initial: 0}}",
+    )
+    .replace("setup: {t1: {pawn: 1}}", "setup: {t1: {pawn: 1}, t2: {pawn: 1}}")
+    .replace(
+        "ends:",
+        &format!(
+            "  double:\n    when: held(throw) > 0\n    do: |\n      choose from in sites_with(pawn) {{\n        spend({spent})\n        spend += 1\n        choose to in sites() where to == along(route(mover), from, 2 * throw) {{\n          move(pawn, from, to)\n        }}\n      }}\n    notation: \"{{from}}++\"\n  seen:\n    when: held(throw) > 0\n    do: |\n      choose n in range(held(throw), held(throw)) {{\n        spend += 0\n      }}\n    notation: \"seen {{n}}\"\nends:"
+        ),
+    )
+}
+
+#[test]
+fn spend_uses_up_a_held_throw_with_the_move_so_a_double_moves_as_one() {
+    let yaml = dice_race("throw");
+    assert!(yaml.contains("spend(throw)"), "{yaml}");
+    let path = ruleset("spend", &yaml);
+    let names = |s: &Scenario| -> Vec<String> {
+        let rows = s.game().throws.as_ref().expect("throws");
+        s.state
+            .held
+            .iter()
+            .map(|&r| rows[r as usize].name.clone())
+            .collect()
+    };
+    // One, two, one: the player plays a one; a two and a one are still held.
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("two").throw("one");
+    s.play("use one");
+    assert_eq!(names(&s), ["two", "one"]);
+    // Every pawn may take the double (t1 to t3, t2 to t4), each option listed with the die spent in it
+    // and taken back for the next; `seen` is listed after them and still sees the held one.
+    assert_eq!(s.moves(), ["seen 1", "t1+", "t1++", "t2+", "t2++"]);
+    s.play("t2++");
+    assert_eq!(s.count("t4", "pawn"), 1);
+    assert_eq!(s.var("spend", None), 1);
+    // The one spent is gone; the two, left alone, is played next without a `use`.
+    assert!(s.state.held.is_empty(), "{:?}", names(&s));
+    assert_eq!(
+        s.state
+            .throw
+            .map(|t| s.game().throws.as_ref().unwrap()[t as usize].name.clone()),
+        Some("two".into())
+    );
+    assert_eq!(s.to_move(), "south");
+    assert_eq!(
+        s.moves(),
+        ["t1+"],
+        "no die of the two's value is held (and t4 + 2 is past the end)"
+    );
+    s.play("t1+");
+    assert_eq!(
+        s.to_move(),
+        "north",
+        "the three dice are played: the turn passes"
+    );
+
+    // Without the spend, the one would still be held after the move: the turn would go on.
+    let unspent = ruleset("spend-not", &yaml.replace("        spend(throw)\n", ""));
+    let mut s = Scenario::new(&unspent);
+    s.throw("one").throw("two").throw("one");
+    s.play("use one").play("t2++");
+    assert_eq!(names(&s), ["two", "one"], "nothing spent, both still held");
+
+    // A triple: the first one is played at once (one kind held), two held; a double spends one of them.
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("one").throw("one");
+    assert_eq!(names(&s), ["one", "one"]);
+    assert!(s.can("seen 2"), "{:?}", s.moves());
+    s.play("t1++");
+    assert!(
+        s.state.held.is_empty(),
+        "the last one is being played: {:?}",
+        names(&s)
+    );
+    assert!(s.state.throw.is_some() && s.to_move() == "south");
+}
+
+#[test]
+fn a_spend_is_taken_back_between_the_options_of_a_search_and_carried_into_the_successor() {
+    let path = ruleset("spend-search", &dice_race("throw"));
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("two").throw("one");
+    s.play("use one");
+    let game = s.game();
+    let before = s.state.clone();
+    // The moves of the position listed twice, and as successors, are the same moves; the searches leave
+    // the position as it was.
+    let first = game.legal_moves(&s.state).expect("rules run");
+    let again = game.legal_moves(&s.state).expect("rules run");
+    assert_eq!(first, again);
+    let successors = game.successors(&s.state).expect("rules run");
+    let found: Vec<_> = successors.iter().map(|x| x.mv.clone()).collect();
+    assert_eq!(found, first);
+    assert_eq!(s.state, before);
+    // Each successor makes the position `apply` makes, held throws included (`State` compares them).
+    let mut spent = 0;
+    for successor in successors {
+        let applied = game.apply(&s.state, &successor.mv).expect("legal");
+        let notation = game.notation(&successor.mv);
+        let replayed = game.apply_successor(&s.state, successor).expect("legal");
+        assert_eq!(applied, replayed, "{notation}");
+        if notation.ends_with("++") {
+            // The held one is spent, the two left is being played.
+            assert!(replayed.held.is_empty(), "{notation}: {:?}", replayed.held);
+            spent += 1;
+        } else {
+            assert_eq!(
+                replayed.held.len(),
+                2,
+                "{notation}: nothing spent, the two and the one held"
+            );
+        }
+    }
+    assert_eq!(spent, 2);
+    // A playout's list of moves, played in place, makes the same positions.
+    let mut list = keliya_engine::Successors::new();
+    game.successors_into(&s.state, &mut list)
+        .expect("rules run");
+    for i in 0..list.len() {
+        let mv = list.mv(i).expect("a move");
+        let mut st = s.state.clone();
+        game.advance_found_in_place(&mut st, &list, i)
+            .expect("legal");
+        assert_eq!(
+            st,
+            game.apply(&s.state, &mv).expect("legal"),
+            "{}",
+            game.notation(&mv)
+        );
+    }
+}
+
+#[test]
+fn spending_a_throw_that_is_not_held_is_an_error_at_the_spend() {
+    let path = ruleset("spend-missing", &dice_race("throw + 1"));
+    let loaded = keliya_rules::load(&keliya_tests::catalog(), &path);
+    let compiled = loaded.result.as_ref().expect("valid as written");
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("one").throw("one");
+    let err = s.game().legal_moves(&s.state).expect_err("no two is held");
+    assert_eq!(
+        err.to_string(),
+        "rule `double`: no throw worth 2 is held to spend"
+    );
+    let loc = compiled.spans[err.at];
+    let (line, col) = loaded.sources.line_col(loc.file, loc.start);
+    let text = loaded.sources.line(loc.file, line).expect("the line");
+    assert!(
+        text[col - 1..].starts_with("spend(throw + 1)"),
+        "{line}:{col}: {text}"
+    );
+    // Played from the list of successors it fails the same way.
+    let mut list = keliya_engine::Successors::new();
+    let err = s
+        .game()
+        .successors_into(&s.state, &mut list)
+        .and_then(|()| {
+            s.game()
+                .advance_found_in_place(&mut s.state.clone(), &list, 0)
+        })
+        .expect_err("no two is held");
+    assert!(err.message.contains("no throw worth 2"), "{err}");
+}

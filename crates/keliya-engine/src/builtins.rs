@@ -406,6 +406,9 @@ effects! {
     /// reject(): the path the rule has taken is no move at all; nothing after it runs. The executor
     /// abandons the path (exec.rs), so a rule with a `reject` after a choice never pauses there.
     Reject "reject" [];
+    /// spend(v): the move also uses up one of the throws held (with stored throws) worth v, the oldest
+    /// such; an error when none is. Dice spent together: a double or triple played as one move.
+    Spend "spend" [Int];
 }
 
 /// A built-in domain's entry in [`DOMAINS`].

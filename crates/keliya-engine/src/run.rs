@@ -55,8 +55,25 @@ pub(crate) fn replay(st: &mut State, changes: &[Undo]) -> bool {
                 None => return false,
             },
             Undo::Captures(n) => st.captures = n,
+            Undo::Spent(i, row) => {
+                if !spend_again(st, i as usize, row) {
+                    return false;
+                }
+            }
         }
     }
+    true
+}
+
+/// Replays a `spend`: the held throw `row` at `index` taken out; false when it is not there.
+/// (Out of line: most moves replayed spend nothing.)
+#[cold]
+#[inline(never)]
+fn spend_again(st: &mut State, index: usize, row: u8) -> bool {
+    if st.held.get(index) != Some(&row) {
+        return false;
+    }
+    st.held.remove(index);
     true
 }
 
@@ -66,6 +83,9 @@ pub(crate) enum Undo {
     Count(u32, u16),
     Var(u32, i64),
     Captures(u32),
+    /// The held throw of a row taken out of `State::held` at a place (`spend`): on the trail, put back
+    /// there; in [`Changes`], taken out again.
+    Spent(u32, u8),
 }
 
 impl<'p> Scratch<'p> {
@@ -107,6 +127,9 @@ impl<'p> Scratch<'p> {
                 Undo::Count(c, n) => state.counts.set(c as usize, n),
                 Undo::Var(slot, v) => state.vars[slot as usize] = v,
                 Undo::Captures(n) => state.captures = n,
+                Undo::Spent(i, row) => {
+                    state.held.insert(i as usize, row);
+                }
             }
         }
     }
@@ -125,6 +148,7 @@ impl<'p> Scratch<'p> {
             Undo::Count(c, _) => Undo::Count(c, state.counts[c as usize]),
             Undo::Var(slot, _) => Undo::Var(slot, state.vars[slot as usize]),
             Undo::Captures(_) => Undo::Captures(state.captures),
+            Undo::Spent(i, row) => Undo::Spent(i, row),
         }));
     }
     fn set_count(&mut self, cell: usize, n: u16) {
@@ -154,6 +178,17 @@ impl<'p> Scratch<'p> {
         let state = self.state_mut();
         let old = std::mem::replace(&mut state.vars[slot], v);
         self.trail.push(Undo::Var(slot as u32, old));
+    }
+    /// Takes the held throw at `index` out of the held throws (`spend`).
+    fn spend_held(&mut self, index: usize) {
+        if let Working::Played(state) = &mut self.state {
+            state.held.remove(index);
+            return;
+        }
+        let state = self.state_mut();
+        if let Some(row) = state.held.remove(index) {
+            self.trail.push(Undo::Spent(index as u32, row));
+        }
     }
     fn count_capture(&mut self) {
         if let Working::Played(state) = &mut self.state {
@@ -580,6 +615,24 @@ impl<'a> Run<'a> {
         Ok(())
     }
 
+    /// `spend(v)`: the oldest held throw worth `v` is used up by the move. (Not inlined into
+    /// [`Run::effect`]: few rulesets spend, and the executor's loop stays as it was for the others.)
+    #[inline(never)]
+    fn spend(&self, st: &mut Scratch, want: i64, at: usize) -> Result<(), Box<EngineError>> {
+        let worth = |row: u8| {
+            self.game
+                .throws
+                .as_ref()
+                .and_then(|rows| rows.get(row as usize))
+                .is_some_and(|r| r.value == want)
+        };
+        let Some(index) = st.held.iter().position(|&row| worth(row)) else {
+            return Err(self.error(at, format!("no throw worth {want} is held to spend")));
+        };
+        st.spend_held(index);
+        Ok(())
+    }
+
     /// Carries out an effect on its arguments' values. Inlined into the executor's loop.
     #[inline(always)]
     pub(crate) fn effect(
@@ -688,6 +741,7 @@ impl<'a> Run<'a> {
             }
             // The executor abandons the path before it gets here (`Executor::rejected`).
             Effect::Reject => {}
+            Effect::Spend => self.spend(st, vals[0].int(), at)?,
         }
         Ok(())
     }

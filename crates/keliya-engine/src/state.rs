@@ -161,6 +161,18 @@ impl Held {
         }
         Some(row)
     }
+    /// Puts `row` back at `index` (the undo of [`Held::remove`]); false when `index` is past the end.
+    pub fn insert(&mut self, index: usize, row: u8) -> bool {
+        let list = self.0.get_or_insert_with(Default::default);
+        if index > list.len() {
+            if list.is_empty() {
+                self.0 = None;
+            }
+            return false;
+        }
+        list.insert(index, row);
+        true
+    }
     pub fn clear(&mut self) {
         self.0 = None;
     }

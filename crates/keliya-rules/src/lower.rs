@@ -1699,7 +1699,7 @@ use eng::builtins::{DOMAINS, EFFECTS, FUNCS};
 /// reserved: a ruleset of format 1 that used one for a parameter, a variable or a local still loads and
 /// plays the same, and since a built-in is only ever called, `name(...)` is always the built-in.
 const NOT_RESERVED: &[&str] = &[
-    "piece_of", "point_on", "side", "repeats", "reject", "held", "beyond",
+    "piece_of", "point_on", "side", "repeats", "reject", "held", "beyond", "spend",
 ];
 
 /// Argument types as a message lists them: "a player", "a track and a site".
