@@ -13,6 +13,7 @@ const CP: &str = "chaupar";
 const START_23: &str = "chaupar/start-6-7-23-24";
 const TEAM_PAIRS: &str = "chaupar/team-pairs";
 const PAIRS_BLOCK: &str = "chaupar/pairs-block";
+const JOINT: &str = "chaupar/joint-moves";
 
 /// A position of `ruleset`: `to_move` plays the die `throw`, holding `held` besides.
 fn at(ruleset: &str, to_move: &str, throw: &str, held: &[&str], sites: Value) -> Scenario {
@@ -353,6 +354,80 @@ fn cpq3_pieces_standing_together_move_one_at_a_time_even_on_a_triple() {
     assert_eq!(s.moves(), ["SR1-EL6"]);
     s.play("SR1-EL6");
     assert_eq!((s.count("SR1", "a_pawn"), s.count("EL6", "a_pawn")), (2, 1));
+}
+
+#[test]
+fn cpq3_in_the_delta_two_pieces_together_move_as_one_on_a_double_and_three_on_a_triple() {
+    // A triple of sixes, three of a's pieces on SR1 (route position 16): one alone by 6, or two or three
+    // together by 12, to ER6 (28).
+    let triple = json!({"SR1": {"a_pawn": 3}, "EM2": {"b_pawn": 1}});
+    let mut s = at(JOINT, "a", "six", &["six", "six"], triple.clone());
+    assert_eq!(s.moves(), ["SR1-EL6", "SR1-ER6x2", "SR1-ER6x3"]);
+    s.play("SR1-ER6x3");
+    assert_eq!(s.count("ER6", "a_pawn"), 3);
+    assert_eq!(s.to_move(), "b", "the three dice are spent: the turn passes");
+    assert!(s.state.chance_due && s.state.held.is_empty());
+    // Two of the three together: the third die is played next, on its own.
+    let mut s = at(JOINT, "a", "six", &["six", "six"], triple);
+    s.play("SR1-ER6x2");
+    assert_eq!((s.count("SR1", "a_pawn"), s.count("ER6", "a_pawn")), (1, 2));
+    assert_eq!(s.to_move(), "a");
+    assert_eq!(s.moves(), ["ER6-NL1", "SR1-EL6"]);
+    // A double of fives: the pair on SM6 (6) goes to SR1 (16) together and hits the lone piece there;
+    // no three on a double; the one is left to play.
+    let mut s = at(
+        JOINT,
+        "a",
+        "five",
+        &["one", "five"],
+        json!({"SM6": {"a_pawn": 3}, "SR1": {"b_pawn": 1}}),
+    );
+    assert_eq!(s.moves(), ["SM6-SR1x2", "SM6-SR6"]);
+    s.play("SM6-SR1x2");
+    assert_eq!((s.count("SR1", "a_pawn"), s.count("SM6", "a_pawn")), (2, 1));
+    assert_eq!((s.count("SR1", "b_pawn"), s.count("E0", "b_pawn")), (0, 1));
+    assert_eq!(s.moves(), ["SM6-SM7", "SR1-EL1"], "the one, on its own");
+    // Into the middle row on the way in, and home by the exact count, together.
+    let mut s = at(
+        JOINT,
+        "a",
+        "one",
+        &["one", "six"],
+        json!({"SL7": {"a_pawn": 2}, "SM2": {"a_inner": 2}}),
+    );
+    assert!(s.can("SL7-SM8x2") && s.can("SM2-CHx2"), "{:?}", s.moves());
+    s.play("SL7-SM8x2");
+    assert_eq!(s.count("SM8", "a_inner"), 2);
+    let mut s = at(
+        JOINT,
+        "a",
+        "one",
+        &["one", "six"],
+        json!({"SL7": {"a_pawn": 2}, "SM2": {"a_inner": 2}}),
+    );
+    s.play("SM2-CHx2");
+    assert_eq!(s.count("CH", "a_pawn"), 2);
+    // No double held, or no two pieces of one player and kind together: one at a time only.
+    let s = at(
+        JOINT,
+        "a",
+        "six",
+        &["one", "two"],
+        json!({"SR1": {"a_pawn": 2}, "EM2": {"b_pawn": 1}}),
+    );
+    assert_eq!(s.moves(), ["SR1-EL6"]);
+    let s = at(
+        JOINT,
+        "a",
+        "six",
+        &["six"],
+        json!({"SR1": {"a_pawn": 1, "a2_pawn": 1}, "SM6": {"a_pawn": 1, "a_inner": 1}}),
+    );
+    assert!(
+        s.moves().iter().all(|m| !m.contains('x')),
+        "{:?}",
+        s.moves()
+    );
 }
 
 #[test]
