@@ -365,7 +365,11 @@ fn cpq3_in_the_delta_two_pieces_together_move_as_one_on_a_double_and_three_on_a_
     assert_eq!(s.moves(), ["SR1-EL6", "SR1-ER6x2", "SR1-ER6x3"]);
     s.play("SR1-ER6x3");
     assert_eq!(s.count("ER6", "a_pawn"), 3);
-    assert_eq!(s.to_move(), "b", "the three dice are spent: the turn passes");
+    assert_eq!(
+        s.to_move(),
+        "b",
+        "the three dice are spent: the turn passes"
+    );
     assert!(s.state.chance_due && s.state.held.is_empty());
     // Two of the three together: the third die is played next, on its own.
     let mut s = at(JOINT, "a", "six", &["six", "six"], triple);

@@ -13,6 +13,7 @@ const SEVEN: &str = "pachisi/seven-shells";
 const GRACE: &str = "pachisi/grace-entry";
 const CLOSED: &str = "pachisi/castle-closed";
 const NO_HELP: &str = "pachisi/no-help";
+const VOID: &str = "pachisi/three-equal-void";
 
 /// Every piece not named in `sites` waits in the charkoni: four per player in all.
 fn position(sites: Value) -> Value {
@@ -464,6 +465,72 @@ fn pa_q4_three_equal_throws_running_are_kept_all_the_same() {
     s.throw("do");
     assert_eq!(s.state.held.len(), 4);
     assert_eq!(s.moves(), ["use das", "use do"]);
+}
+
+#[test]
+fn pa_q4_the_delta_voids_three_equal_throws_of_a_run() {
+    assert_delta_for(VOID, "PA-Q4");
+    let start = || {
+        Scenario::at(
+            VOID,
+            json!({"to_move": "south", "sites": position(json!({"S.in8": {"south_pawn": 1}}))}),
+        )
+    };
+    // Three 10s and a 2: whichever 10 comes to be played, it and the other two are struck out.
+    let mut s = start();
+    s.throw("das").throw("das").throw("das").throw("do");
+    assert_eq!(s.moves(), ["use das", "use do"]);
+    s.play("use das");
+    assert_eq!(s.moves(), ["void"], "the 10 cannot be played");
+    s.play("void");
+    assert_eq!(s.count("S.in8", "south_pawn"), 1, "nothing moved");
+    assert!(
+        s.state.held.is_empty(),
+        "the three 10s are gone; the 2 is played"
+    );
+    assert_eq!(s.moves(), ["S.in8-S.in6"]);
+    s.play("S.in8-S.in6");
+    assert_eq!(s.to_move(), "east");
+    // The 2 first: the three 10s are still void after it, and the turn passes with them.
+    let mut s = start();
+    s.throw("das").throw("das").throw("das").throw("do");
+    s.play("use do").play("S.in8-S.in6");
+    assert_eq!(s.moves(), ["void"]);
+    s.play("void");
+    assert_eq!(s.to_move(), "east");
+    // A 25 void takes its bonus 1 with it.
+    let mut s = start();
+    s.throw("pachis")
+        .throw("pachis")
+        .throw("pachis")
+        .throw("tin");
+    s.play("use pachis");
+    assert_eq!(s.moves(), ["void"]);
+    // Two 10s are played; a fourth 10 is kept once three are struck out.
+    let mut s = start();
+    s.throw("das").throw("das").throw("do");
+    assert!(s.can("use das") && !s.can("void"));
+    s.play("use das");
+    assert_eq!(s.moves(), ["S.in8-E.out3"]);
+    let mut s = start();
+    s.throw("das")
+        .throw("das")
+        .throw("das")
+        .throw("das")
+        .throw("do");
+    s.play("use das").play("void");
+    s.play("use das");
+    assert_eq!(s.moves(), ["S.in8-E.out3"], "the fourth 10 moves");
+    // Equal throws with another between them count as running: the rules see the values held, not
+    // their order.
+    let mut s = start();
+    s.throw("das")
+        .throw("pachis")
+        .throw("das")
+        .throw("das")
+        .throw("char");
+    s.play("use das");
+    assert_eq!(s.moves(), ["void"]);
 }
 
 #[test]
