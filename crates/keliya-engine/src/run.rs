@@ -43,6 +43,7 @@ pub(crate) type Changes = SmallVec<[Undo; 4]>;
 /// Replays `changes` (from [`Scratch::write_changes_since`]) on `st`; false when one does not fit it (a
 /// position of another game).
 pub(crate) fn replay(st: &mut State, changes: &[Undo]) -> bool {
+    let mut spent = false;
     for change in changes {
         match *change {
             Undo::Count(c, n) => {
@@ -55,37 +56,44 @@ pub(crate) fn replay(st: &mut State, changes: &[Undo]) -> bool {
                 None => return false,
             },
             Undo::Captures(n) => st.captures = n,
-            Undo::Spent(i, row) => {
-                if !spend_again(st, i as usize, row) {
-                    return false;
-                }
+            // Replayed after the rest, in their order (they change only the held throws), so that the
+            // loop every move played runs makes no call.
+            Undo::Spent(..) => spent = true,
+        }
+    }
+    !spent || spend_again(st, changes)
+}
+
+/// Replays the spends of `changes`, in order: each held throw taken out again; false when one is not
+/// there. (Out of line: most moves spend nothing.)
+#[cold]
+#[inline(never)]
+fn spend_again(st: &mut State, changes: &[Undo]) -> bool {
+    for change in changes {
+        if let Undo::Spent(index, row) = *change {
+            if st.held.get(index as usize) != Some(&row) {
+                return false;
             }
+            st.held.remove(index as usize);
         }
     }
     true
 }
 
-/// Replays a `spend`: the held throw `row` at `index` taken out; false when it is not there.
-/// (Out of line: most moves replayed spend nothing.)
-#[cold]
-#[inline(never)]
-fn spend_again(st: &mut State, index: usize, row: u8) -> bool {
-    if st.held.get(index) != Some(&row) {
-        return false;
-    }
-    st.held.remove(index);
-    true
-}
-
 /// One value an effect overwrote (on the trail), or wrote (in [`Changes`]).
+///
+/// (The tags are set by hand so that `Spent`'s stands apart from the others': a match on the tag is
+/// then a short chain of tests, as it was with three kinds, not a jump table, whose registers cost the
+/// playouts of games that never spend a few instructions on every move played.)
 #[derive(Clone, Copy, Debug)]
+#[repr(u8)]
 pub(crate) enum Undo {
-    Count(u32, u16),
-    Var(u32, i64),
-    Captures(u32),
+    Count(u32, u16) = 0,
+    Var(u32, i64) = 1,
+    Captures(u32) = 2,
     /// The held throw of a row taken out of `State::held` at a place (`spend`): on the trail, put back
     /// there; in [`Changes`], taken out again.
-    Spent(u32, u8),
+    Spent(u32, u8) = 0x80,
 }
 
 impl<'p> Scratch<'p> {
@@ -127,8 +135,8 @@ impl<'p> Scratch<'p> {
                 Undo::Count(c, n) => state.counts.set(c as usize, n),
                 Undo::Var(slot, v) => state.vars[slot as usize] = v,
                 Undo::Captures(n) => state.captures = n,
-                Undo::Spent(i, row) => {
-                    state.held.insert(i as usize, row);
+                Undo::Spent(index, row) => {
+                    state.held.insert(index as usize, row);
                 }
             }
         }
@@ -144,12 +152,17 @@ impl<'p> Scratch<'p> {
     /// appears twice, the same both times).
     pub(crate) fn write_changes_since(&self, mark: usize, out: &mut Vec<Undo>) {
         let state: &State = self;
-        out.extend(self.trail[mark..].iter().map(|u| match *u {
-            Undo::Count(c, _) => Undo::Count(c, state.counts[c as usize]),
-            Undo::Var(slot, _) => Undo::Var(slot, state.vars[slot as usize]),
-            Undo::Captures(_) => Undo::Captures(state.captures),
-            Undo::Spent(i, row) => Undo::Spent(i, row),
-        }));
+        let start = out.len();
+        out.extend_from_slice(&self.trail[mark..]);
+        for u in &mut out[start..] {
+            match u {
+                Undo::Count(c, n) => *n = state.counts[*c as usize],
+                Undo::Var(slot, v) => *v = state.vars[*slot as usize],
+                Undo::Captures(n) => *n = state.captures,
+                // A spend is written as it was made, to be made again in order.
+                Undo::Spent(..) => {}
+            }
+        }
     }
     fn set_count(&mut self, cell: usize, n: u16) {
         if let Working::Played(state) = &mut self.state {
