@@ -2410,6 +2410,86 @@ fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
 }
 
 #[test]
+fn a_part_with_parameters_sets_a_local_given_by_name_and_works_out_any_other_argument_once() {
+    // `step(site)` moves the local it is given one point on; `bump(n)` adds n twice to a counter that
+    // its own argument reads; `ahead(site, n)` is an expression part.
+    let base = RACE
+        .replace(
+            "pieces: {pawn: {}}",
+            "pieces: {pawn: {}}\nvars: {moved: {initial: 0}}",
+        )
+        .replace(
+            "rules:\n  advance:",
+            "parts:\n  step(site): |\n    site = along(route(mover), site, 1)\n  bump(n): |\n    moved += n\n    moved += n\n  ahead(site, n): \"along(route(mover), site, n) != none\"\nrules:\n  advance:",
+        )
+        .replace(
+            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
+            "choose from in sites_with(pawn) where ahead(from, throw) {\n        let to = from\n        step(to)\n        if throw == 2 {\n          step(to)\n        }\n        move(pawn, from, to)\n        bump(moved + 1)\n      }",
+        );
+    assert!(base.contains("step(to)"), "{base}");
+    let path = ruleset("parts-with-parameters", &base);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    s.play("t1+");
+    // `to` was moved on twice by the part: the pawn went from t1 to t3.
+    assert_eq!(s.count("t3", "pawn"), 1);
+    // `moved + 1` was 1 when `bump` began, and stays 1 inside it: 0 + 1 + 1 (not 0 + 1, then 1 + 2).
+    assert_eq!(s.var("moved", None), 2);
+    // The expression part's parameters stand for their arguments: with `ahead(from, throw + 2)`, a
+    // two-up reaches t5 and a none-up (3) would run off the track, so only the pass is left.
+    let further = ruleset(
+        "parts-with-parameters-further",
+        &base.replace("ahead(from, throw)", "ahead(from, throw + 2)"),
+    );
+    let mut s = Scenario::new(&further);
+    s.throw("two-up");
+    assert_eq!(s.moves(), ["t1+"]);
+    let mut s = Scenario::new(&further);
+    s.throw("none-up");
+    assert_eq!(s.moves(), ["pass"]);
+
+    let problems = |yaml: &str, name: &str| -> Vec<String> {
+        let path = ruleset(name, yaml);
+        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
+            Ok(_) => Vec::new(),
+            Err(d) => d.into_iter().map(|d| d.message).collect(),
+        }
+    };
+    // Too few arguments; a parameter read after its part has ended; a key that is not a signature.
+    assert_eq!(
+        problems(
+            &base.replace("step(to)\n        if", "step()\n        if"),
+            "parts-arity"
+        ),
+        ["part `step` takes 1 argument (site); 0 given"]
+    );
+    assert_eq!(
+        problems(
+            &base.replace("move(pawn, from, to)", "move(pawn, from, site)"),
+            "parts-scope"
+        ),
+        ["unknown name (expected a site) `site`"]
+    );
+    assert_eq!(
+        problems(&base.replace("bump(n): |", "bump(n, n): |"), "parts-twice"),
+        ["part `bump` has two parameters called `n`"]
+    );
+    assert_eq!(
+        problems(&base.replace("bump(n): |", "bump(n: |"), "parts-open"),
+        ["part `bump(n` has no closing `)`"]
+    );
+    // A delta replaces a part with parameters by writing the same key.
+    let delta = format!(
+        "keliya: 1\ntitle: Parts replaced\nextends: {path}\nparts:\n  bump(n): |\n    moved += n\n"
+    );
+    let child = ruleset("parts-with-parameters-delta", &delta);
+    let mut s = Scenario::new(&child);
+    s.throw("two-up");
+    s.play("t1+");
+    assert_eq!(s.var("moved", None), 1);
+}
+
+#[test]
 fn held_counts_the_throws_still_to_play_by_value_so_a_rule_sees_a_double() {
     // Two dice, each a held throw of the turn; a rule offered only on a double.
     let yaml = RACE

@@ -218,12 +218,17 @@ pub(crate) fn lower(
     }
     if let Some(parts) = get("parts") {
         for (k, v) in cx.map(parts, "parts").unwrap_or(&[]) {
-            cx.ident_name(k, "part");
+            let (name, params) = cx.part_signature(k);
             if let Some(text) = v.as_str() {
                 info.parts
                     .push((k.name.clone(), text.trim_end().to_string()));
             }
-            names.parts.push((k.name.clone(), k.loc, v.clone()));
+            names.parts.push(PartDef {
+                name,
+                params,
+                loc: k.loc,
+                node: v.clone(),
+            });
         }
     }
     check_unique(&mut cx, &names);
@@ -677,8 +682,8 @@ struct Names {
     piece_roles: Vec<Option<u16>>,
     /// Role names, where each is first written.
     roles: Vec<(String, Loc)>,
-    /// Named parts of rule bodies (`parts:`): name, where it is declared, and its text.
-    parts: Vec<(String, Loc, Node)>,
+    /// Named parts of rule bodies (`parts:`).
+    parts: Vec<PartDef>,
     params: Vec<(String, i64)>,
     param_locs: Vec<Loc>,
     vars: Vec<VarDef>,
@@ -686,6 +691,15 @@ struct Names {
     sites: Vec<String>,
     tracks: Vec<String>,
     tags: Vec<String>,
+}
+
+/// A named part of `parts:`: its name and parameters (the key, `name` or `name(a, b)`), where it is
+/// declared, and its text.
+struct PartDef {
+    name: String,
+    params: Vec<String>,
+    loc: Loc,
+    node: Node,
 }
 
 const AMBIENT: &[&str] = &["mover", "throw", "stuck", "ply", "turn"];
@@ -737,8 +751,8 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     for (n, l) in &names.roles {
         check(cx, n, "role", Some(*l));
     }
-    for (n, l, _) in &names.parts {
-        check(cx, n, "part", Some(*l));
+    for part in &names.parts {
+        check(cx, &part.name, "part", Some(part.loc));
     }
 }
 
@@ -1008,6 +1022,57 @@ impl Cx<'_> {
                 .hint("use letters, digits and `_`, starting with a letter"),
             );
         }
+    }
+    /// A part's key: `name`, or `name(a, b)` for a part with parameters. A mistake is reported and the
+    /// part kept under the name as written, so that its uses are not reported again.
+    fn part_signature(&mut self, key: &Key) -> (String, Vec<String>) {
+        let Some((name, rest)) = key.name.split_once('(') else {
+            self.ident_name(key, "part");
+            return (key.name.clone(), Vec::new());
+        };
+        let name = name.trim_end();
+        self.ident_name(
+            &Key {
+                name: name.to_string(),
+                loc: key.loc,
+            },
+            "part",
+        );
+        let list = match rest.trim_end().strip_suffix(')') {
+            Some(list) => list,
+            None => {
+                self.diags.push(
+                    Diagnostic::new(key.loc, format!("part `{}` has no closing `)`", key.name))
+                        .hint("write its parameters as `name(a, b)`"),
+                );
+                rest // (read as if closed, so that its uses are not reported too)
+            }
+        };
+        let mut params: Vec<String> = Vec::new();
+        for p in list.split(',').map(str::trim) {
+            if p.is_empty() && list.trim().is_empty() {
+                break; // `name()`: no parameters
+            }
+            let param = Key {
+                name: p.to_string(),
+                loc: key.loc,
+            };
+            self.ident_name(&param, "parameter");
+            if params.iter().any(|q| q == p) {
+                self.diags.push(Diagnostic::new(
+                    key.loc,
+                    format!("part `{name}` has two parameters called `{p}`"),
+                ));
+                continue;
+            } else if AMBIENT.contains(&p) {
+                self.diags.push(Diagnostic::new(
+                    key.loc,
+                    format!("`{p}` is a built-in name and cannot be a parameter of part `{name}`"),
+                ));
+            }
+            params.push(p.to_string());
+        }
+        (name.to_string(), params)
     }
     /// A piece's `role:`, added to the ruleset's roles the first time it is written. A role needs an
     /// owner, and one player has at most one piece of each role (`role[player]` names one piece).
@@ -1738,6 +1803,8 @@ struct Lowerer<'c, 'a> {
     saved_texts: Vec<(Option<(Loc, String)>, Vec<usize>)>,
     /// Parts written in so far (each use counts, nested ones too), against [`MAX_PARTS_WRITTEN`].
     parts_written: u32,
+    /// The parameters of the expression parts being written in, each with the argument it stands for.
+    standing_for: Vec<(String, (eng::Expr, Ty))>,
 }
 
 /// Most parts written into one rule, condition or invariant, nested uses counted: parts that each use
@@ -1760,6 +1827,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             parts_in_use: Vec::new(),
             saved_texts: Vec::new(),
             parts_written: 0,
+            standing_for: Vec::new(),
         }
     }
 
@@ -1888,22 +1956,39 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     /// The part of `parts:` called `name`, if any.
-    fn part(&self, name: &str) -> Option<&'c Node> {
+    fn part(&self, name: &str) -> Option<&'c PartDef> {
         let names: &'c Names = self.names;
-        names
-            .parts
-            .iter()
-            .find(|(n, ..)| n == name)
-            .map(|(_, _, node)| node)
+        names.parts.iter().find(|p| p.name == name)
     }
 
-    /// `name()` as a statement: the part's statements, written in as if they stood here: they read and
-    /// set the rule's locals, and a local a part declares stays declared after it.
+    /// `name(args)` as a statement: the part's statements, written in as if they stood here: they read
+    /// and set the rule's locals, and a local a part declares stays declared after it. A parameter given
+    /// a local's name is that local (the part may set it); any other argument is worked out once, when
+    /// the part begins, into a local of the part.
     fn statement_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<Vec<eng::Stmt>> {
-        let node = self.enter_part(name, args)?;
-        let lowered = match self.text(node, "a part") {
+        let args = self.part_arguments(name, args)?;
+        let part = self.enter_part(name)?;
+        let mut out = Vec::new();
+        let mut bound = Vec::new();
+        for (param, (value, ty)) in part.params.iter().zip(args) {
+            bound.push(self.scopes.len());
+            match value {
+                eng::Expr::Local(slot) => self.scopes.push((param.clone(), slot, ty)),
+                value => {
+                    let slot = self.scopes.len() as u16;
+                    self.scopes.push((param.clone(), slot, ty));
+                    self.max_slots = self.max_slots.max(self.scopes.len());
+                    out.push(eng::Stmt::SetLocal {
+                        slot,
+                        op: eng::AssignOp::Set,
+                        value,
+                    });
+                }
+            }
+        }
+        let lowered = match self.text(&part.node, "a part") {
             Some(text) => match dsl::parse_program(text) {
-                Ok(stmts) => self.statements(&stmts),
+                Ok(stmts) => self.statements(&stmts).map(|s| out.extend(s)),
                 Err(e) => {
                     self.err_hint(e.span, e.message, e.hint);
                     Err(())
@@ -1911,18 +1996,27 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             },
             None => Err(()),
         };
-        self.leave_part(lowered)
+        // The parameters end with the part (their slots stay taken); the part's own locals stay.
+        for i in bound {
+            self.scopes[i].0.clear();
+        }
+        self.leave_part(lowered).map(|()| out)
     }
 
-    /// `name()` in an expression: the part's expression, as if written here.
+    /// `name(args)` in an expression: the part's expression, as if written here, each parameter standing
+    /// for its argument.
     fn expression_part(
         &mut self,
         name: &dsl::Ident,
         args: &[dsl::Expr],
         want: Option<Ty>,
     ) -> Lowered<(eng::Expr, Ty)> {
-        let node = self.enter_part(name, args)?;
-        let lowered = match self.text(node, "a part") {
+        let args = self.part_arguments(name, args)?;
+        let part = self.enter_part(name)?;
+        let standing = self.standing_for.len();
+        self.standing_for
+            .extend(part.params.iter().cloned().zip(args));
+        let lowered = match self.text(&part.node, "a part") {
             Some(text) => match dsl::parse_expression(text) {
                 Ok(e) => self.expr(&e, want),
                 Err(e) => {
@@ -1932,19 +2026,47 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             },
             None => Err(()),
         };
+        self.standing_for.truncate(standing);
         self.leave_part(lowered)
     }
 
-    /// Checks a use of a part and starts lowering its text (in the part's own location in the file).
-    fn enter_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<&'c Node> {
-        let node = self.part(&name.name).expect("called for a part");
-        if !args.is_empty() {
-            self.err(
-                name.span,
-                format!("part `{}` takes no arguments", name.name),
-            );
+    /// The arguments of a use of a part, checked against its parameters and lowered where they are
+    /// written (in the text that uses the part).
+    fn part_arguments(
+        &mut self,
+        name: &dsl::Ident,
+        args: &[dsl::Expr],
+    ) -> Lowered<Vec<(eng::Expr, Ty)>> {
+        let part = self.part(&name.name).expect("called for a part");
+        if args.len() != part.params.len() {
+            let message = match part.params.len() {
+                0 => format!("part `{}` takes no arguments", name.name),
+                n => format!(
+                    "part `{}` takes {n} argument{} ({}); {} given",
+                    name.name,
+                    if n == 1 { "" } else { "s" },
+                    part.params.join(", "),
+                    args.len()
+                ),
+            };
+            let hint = match part.params.len() {
+                0 => "a part's parameters are named in its key: `name(a, b): ...`".to_string(),
+                _ => format!(
+                    "one argument for each of `{}({})`",
+                    part.name,
+                    part.params.join(", ")
+                ),
+            };
+            self.err_hint(name.span, message, Some(hint));
             return Err(());
         }
+        let lowered: Vec<_> = args.iter().map(|a| self.expr(a, None)).collect();
+        lowered.into_iter().collect()
+    }
+
+    /// Checks a use of a part and starts lowering its text (in the part's own location in the file).
+    fn enter_part(&mut self, name: &dsl::Ident) -> Lowered<&'c PartDef> {
+        let part = self.part(&name.name).expect("called for a part");
         if self.parts_in_use.contains(&name.name) {
             self.err_hint(
                 name.span,
@@ -1973,7 +2095,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         // The text of the rule is left for the part's and taken up again after it.
         self.saved_texts
             .push((self.node.take(), std::mem::take(&mut self.offsets)));
-        Ok(node)
+        Ok(part)
     }
 
     fn leave_part<T>(&mut self, lowered: Lowered<T>) -> Lowered<T> {
@@ -2478,6 +2600,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     fn is_bare_name(&self, e: &dsl::Expr) -> bool {
         matches!(&e.kind, dsl::ExprKind::Name(n)
             if !self.scopes.iter().any(|(s, ..)| s == n) && !AMBIENT.contains(&n.as_str())
+               && !self.standing_for.iter().any(|(p, _)| p == n)
                && !self.names.params.iter().any(|(p, _)| p == n) && !self.names.vars.iter().any(|v| v.name == *n))
     }
 
@@ -2495,6 +2618,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
 
     fn name(&mut self, n: &str, span: dsl::Span, want: Option<Ty>) -> Lowered<(eng::Expr, Ty)> {
         use eng::{Ambient as A, Expr as X, Value as V};
+        if let Some((_, arg)) = self.standing_for.iter().rev().find(|(p, _)| p == n) {
+            return Ok(arg.clone());
+        }
         if let Some((_, slot, ty)) = self.scopes.iter().rev().find(|(s, ..)| s == n) {
             return Ok((X::Local(*slot), *ty));
         }
@@ -2596,6 +2722,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             1 => Ok(candidates.into_iter().next().expect("one")),
             0 => {
                 let mut all: Vec<&str> = self.scopes.iter().map(|(s, ..)| s.as_str()).collect();
+                all.extend(self.standing_for.iter().map(|(p, _)| p.as_str()));
+                all.retain(|s| !s.is_empty()); // (the parameters of a part that has ended)
                 all.extend(AMBIENT);
                 all.extend(self.names.params.iter().map(|(p, _)| p.as_str()));
                 all.extend(self.names.vars.iter().map(|v| v.name.as_str()));
