@@ -19,7 +19,7 @@ pub enum Generator {
     Grid { rows: u32, cols: u32 },
     /// Apex `A`, `rays` straight lines down from it crossed by `levels` horizontal lines: `r{level}c{ray}`.
     Triangle { rays: u32, levels: u32 },
-    /// The cross of Pachisi and Chaupar: four arms of three columns of `squares` squares, named
+    /// A cross-and-circle race board: four arms of three columns of `squares` squares, named
     /// `{arm}{column}{n}` with `n` from 1 next to the centre, and a track `{arm}{column}` for each column,
     /// outwards. Sites are made arm by arm, each arm's columns in the order given, after the centre.
     Cross {
@@ -51,10 +51,6 @@ impl CrossColumn {
             "right" => Some(CrossColumn::Right),
             _ => None,
         }
-    }
-
-    pub fn name(self) -> &'static str {
-        CrossColumn::NAMES[self as usize]
     }
 }
 
