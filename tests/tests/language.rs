@@ -2626,3 +2626,168 @@ caps:
             .contains(&"track `route` is itself joined from segments".to_string())
     );
 }
+
+const CROSS: &str = r#"
+title: Cross
+family: race
+players: {south: {}}
+pieces: {pawn: {owner: south}}
+board:
+  generate:
+    - cross: {squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}
+  sites:
+    S.mid2: {tags: [safe]}
+  tracks:
+    route: {owner: south, points: [CH, {track: S.mid}, {track: S.in, reversed: true}, {track: E.out}, E.mid3]}
+setup: {CH: {pawn: 1}}
+rules:
+  step:
+    do: |
+      choose from in sites_with(pawn) where along(route(mover), from, 1) != none {
+        move(pawn, from, along(route(mover), from, 1))
+      }
+    notation: "{from}"
+caps:
+  max_turns: 20
+"#;
+
+#[test]
+fn a_cross_is_generated_arm_by_arm_and_a_written_site_tags_a_square_in_its_place() {
+    let c = keliya_tests::compile(&ruleset("cross", CROSS));
+    let b = &c.game().board;
+    assert_eq!(b.len(), 37);
+    assert_eq!(
+        &b.names()[..8],
+        [
+            "CH", "S.mid1", "S.mid2", "S.mid3", "S.in1", "S.in2", "S.in3", "S.out1"
+        ]
+    );
+    assert_eq!(b.names()[10], "E.mid1");
+    let at = |name: &str| b.at[b.site(name).expect(name) as usize];
+    assert_eq!(
+        at("S.in3"),
+        (1.0, 4.0),
+        "south at the bottom, `in` on its player's right"
+    );
+    assert_eq!(at("E.out1"), (2.0, 1.0));
+    assert_eq!(at("N.mid2"), (0.0, -3.0));
+    assert_eq!(at("W.in1"), (-2.0, 1.0));
+    // `S.mid2: {tags: [safe]}` tags the generated square where it stands, in its place in the order.
+    assert_eq!(b.site("S.mid2"), Some(2));
+    assert_eq!(at("S.mid2"), (0.0, 3.0));
+    assert!(b.has_tag(2, "safe"));
+    // Along the columns, across the arms' ends, round the corners, from the centre.
+    assert_eq!(b.edges.len(), 12 * 2 + 4 * 2 + 4 + 4);
+    let route: Vec<&str> = b
+        .track("route")
+        .unwrap()
+        .points
+        .iter()
+        .map(|&p| b.name(p))
+        .collect();
+    assert_eq!(
+        route,
+        [
+            "CH", "S.mid1", "S.mid2", "S.mid3", "S.in3", "S.in2", "S.in1", "E.out1", "E.out2",
+            "E.out3", "E.mid3"
+        ]
+    );
+    let mut s = Scenario::new(&ruleset("cross", CROSS));
+    s.play("CH");
+    assert_eq!(s.count("S.mid1", "pawn"), 1);
+}
+
+#[test]
+fn a_cross_without_arms_or_columns_is_named_s_e_n_w_and_l_m_r() {
+    let plain = CROSS
+        .replace(
+            "{squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}",
+            "{squares: 2}",
+        )
+        .replace("S.mid2: {tags: [safe]}", "CH: {tags: [centre]}")
+        .replace(
+            "[CH, {track: S.mid}, {track: S.in, reversed: true}, {track: E.out}, E.mid3]",
+            "[{track: SM}, {track: SR, reversed: true}, {track: EL}]",
+        );
+    let c = keliya_tests::compile(&ruleset("cross-plain", &plain));
+    let b = &c.game().board;
+    assert_eq!(&b.names()[..4], ["SL1", "SL2", "SM1", "SM2"]);
+    assert_eq!(
+        b.names()[24],
+        "CH",
+        "no centre generated: the written one comes after"
+    );
+    assert_eq!(b.at[0], (-1.0, 2.0));
+    assert_eq!(b.at[b.site("EL1").unwrap() as usize], (2.0, 1.0));
+    // YAML reads a plain `N` as a boolean; as an arm it is the text written.
+    let spelt = plain.replace("{squares: 2}", "{squares: 2, arms: [S, E, N, W]}");
+    let spelt = keliya_tests::compile(&ruleset("cross-spelt", &spelt));
+    assert_eq!(spelt.game().board.names(), b.names());
+}
+
+#[test]
+fn a_cross_with_bad_numbers_is_refused_at_them() {
+    let first_problem = |name: &str, generator: &str| -> String {
+        let yaml = CROSS.replace(
+            "{squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}",
+            generator,
+        );
+        let loaded = keliya_rules::load(&keliya_tests::catalog(), &ruleset(name, &yaml));
+        match loaded.result {
+            Ok(_) => panic!("{generator} loaded"),
+            Err(d) => loaded
+                .sources
+                .short(&d[0])
+                .lines()
+                .next()
+                .unwrap()
+                .to_string(),
+        }
+    };
+    let cases = [
+        (
+            "{squares: 3, arms: [S, E, W]}",
+            "8:33: error: `arms` names the four arms, drawn at the bottom, right, top and left of the picture",
+        ),
+        (
+            "{squares: 3, arms: [S, E, S, W]}",
+            "8:33: error: arm `S` is named twice in `arms`",
+        ),
+        (
+            "{squares: 3, columns: {L: left, M: middle}}",
+            "8:36: error: `columns` names the three columns of an arm, one `left`, one `middle` and one `right`",
+        ),
+        (
+            "{squares: 3, columns: {L: left, M: centre, R: right}}",
+            "8:49: error: column `M` lies `centre`: a column lies `left`, `middle` or `right`",
+        ),
+        (
+            "{squares: 3, columns: {L: left, M: left, R: right}}",
+            "8:49: error: columns `L` and `M` both lie `left`",
+        ),
+        (
+            "{squares: 3, columns: [L, M, R]}",
+            "8:36: error: `columns` should be a mapping (`key: value` lines), found a list",
+        ),
+        (
+            "{squares: 3, centre: [CH]}",
+            "8:35: error: `centre` should be text, found a list",
+        ),
+        (
+            "{squares: 400, centre: CH}",
+            "8:7: error: generator makes 4801 sites; at most 4096",
+        ),
+        (
+            "{squares: 0}",
+            "8:24: error: `squares` must be between 1 and 4096, found 0",
+        ),
+        (
+            "{arms: [S, E, N, W]}",
+            "8:14: error: generator `cross` needs `squares`",
+        ),
+    ];
+    for (i, (generator, expected)) in cases.into_iter().enumerate() {
+        let got = first_problem(&format!("cross-bad-{i}"), generator);
+        assert!(got.ends_with(expected), "{generator}: {got}");
+    }
+}

@@ -544,7 +544,9 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
     }
     by_row.sort_by_key(|(r, _)| *r);
     let mut out = String::new();
-    for (_, row) in by_row {
+    for (_, mut row) in by_row {
+        // Left to right, as the picture has them.
+        row.sort_by(|&a, &c| b.at[a as usize].0.total_cmp(&b.at[c as usize].0));
         let items: Vec<String> = row
             .iter()
             .map(|&s| {

@@ -1,7 +1,9 @@
 //! From the merged YAML tree to an engine [`Game`]: the schema is checked key by key, names are resolved,
 //! DSL texts are parsed and type-checked, and every problem is collected with its location.
 
-use keliya_board::{BoardSpec, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
+use std::collections::HashMap;
+
+use keliya_board::{BoardSpec, CrossColumn, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
 use keliya_dsl as dsl;
 use keliya_engine::{
     self as eng, Caps, EndDef, Game, NotationPart, PieceDef, PlayerDef, RuleDef, TeamDef, ThrowRow,
@@ -1276,6 +1278,10 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
             }
         }
     }
+    let mut full = BoardSpec::with_generated(&generators, BoardSpec::default());
+    // A written site without `at` that takes a generated site's place keeps its coordinates.
+    let generated_at: HashMap<&str, (f64, f64)> =
+        full.sites.iter().map(|s| (s.id.as_str(), s.at)).collect();
     let mut spec = BoardSpec::default();
     if let Some(sites) = field(entries, "sites") {
         for (k, v) in cx.map(sites, "sites").unwrap_or(&[]) {
@@ -1297,7 +1303,10 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
                         (0.0, 0.0)
                     }
                 },
-                None => (0.0, 0.0),
+                None => generated_at
+                    .get(k.name.as_str())
+                    .copied()
+                    .unwrap_or((0.0, 0.0)),
             };
             spec.sites.push(SiteSpec {
                 id: k.name.clone(),
@@ -1383,7 +1392,7 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
             }
         }
     }
-    let mut full = BoardSpec::with_generated(&generators, spec);
+    full.merge(spec);
     join_segments(cx, &mut full, joined);
     full
 }
@@ -1487,12 +1496,22 @@ fn join_segments(cx: &mut Cx<'_>, spec: &mut BoardSpec, joined: Vec<(String, Vec
     }
 }
 
+/// A `board: generate:` item as the loader reads it, or `None` where it is not a well-formed generator.
+pub fn board_generator(sources: &Sources, node: &Node) -> Option<Generator> {
+    let mut cx = Cx {
+        sources,
+        diags: Vec::new(),
+        spans: Vec::new(),
+    };
+    generator(&mut cx, node).filter(|_| cx.diags.is_empty())
+}
+
 fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
     let e = cx.map(node, "a generator")?;
     let [(k, v)] = e else {
         cx.err(
             node.loc,
-            "a generator is one of `track`, `mancala`, `grid` or `triangle` with its numbers",
+            "a generator is one of `track`, `mancala`, `grid`, `triangle` or `cross` with its numbers",
         );
         return None;
     };
@@ -1542,9 +1561,28 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
                 levels: num(cx, "levels")?,
             }
         }
+        "cross" => {
+            cx.check_keys(
+                args,
+                &["squares", "arms", "columns", "centre"],
+                "a cross generator",
+            );
+            Generator::Cross {
+                squares: num(cx, "squares")?,
+                arms: cross_arms(cx, field(args, "arms"))?,
+                columns: cross_columns(cx, field(args, "columns"))?,
+                centre: match field(args, "centre") {
+                    Some(c) => Some(cx.string(c, "centre")?),
+                    None => None,
+                },
+            }
+        }
         other => {
-            let hint = closest(other, ["track", "mancala", "grid", "triangle"].into_iter())
-                .map(|c| format!("did you mean `{c}`?"));
+            let hint = closest(
+                other,
+                ["track", "mancala", "grid", "triangle", "cross"].into_iter(),
+            )
+            .map(|c| format!("did you mean `{c}`?"));
             cx.diags.push(
                 Diagnostic::new(k.loc, format!("unknown generator `{other}`")).maybe_hint(hint),
             );
@@ -1563,6 +1601,82 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
         return None;
     }
     Some(g)
+}
+
+/// A cross's four arm prefixes (`arms`, bottom, right, top and left of the picture); `S`, `E`, `N`, `W`
+/// when not given.
+fn cross_arms(cx: &mut Cx<'_>, node: Option<&Node>) -> Option<[String; 4]> {
+    let Some(node) = node else {
+        return Some(["S", "E", "N", "W"].map(String::from));
+    };
+    let problems = cx.diags.len();
+    let names = cx.string_list(node, "arms");
+    if cx.diags.len() > problems {
+        return None;
+    }
+    let Ok(arms) = <[String; 4]>::try_from(names) else {
+        cx.err(
+            node.loc,
+            "`arms` names the four arms, drawn at the bottom, right, top and left of the picture",
+        );
+        return None;
+    };
+    for (i, a) in arms.iter().enumerate() {
+        if arms[..i].contains(a) {
+            cx.err(node.loc, format!("arm `{a}` is named twice in `arms`"));
+            return None;
+        }
+    }
+    Some(arms)
+}
+
+/// A cross's three columns (`columns`: each column's name and where it lies, `left`, `middle` or
+/// `right`, in the order its squares are made); `L: left, M: middle, R: right` when not given.
+fn cross_columns(cx: &mut Cx<'_>, node: Option<&Node>) -> Option<[(String, CrossColumn); 3]> {
+    let Some(node) = node else {
+        return Some([
+            ("L".into(), CrossColumn::Left),
+            ("M".into(), CrossColumn::Middle),
+            ("R".into(), CrossColumn::Right),
+        ]);
+    };
+    let entries = cx.map(node, "`columns`")?;
+    let mut columns = Vec::new();
+    for (k, v) in entries {
+        let side = cx.string(v, "a column's place")?;
+        let Some(place) = CrossColumn::from_name(&side) else {
+            let hint = closest(&side, CrossColumn::NAMES.into_iter())
+                .map(|c| format!("did you mean `{c}`?"));
+            cx.diags.push(
+                Diagnostic::new(
+                    v.loc,
+                    format!(
+                        "column `{}` lies `{side}`: a column lies `left`, `middle` or `right`",
+                        k.name
+                    ),
+                )
+                .maybe_hint(hint),
+            );
+            return None;
+        };
+        if let Some((other, _)) = columns.iter().find(|(_, p)| *p == place) {
+            cx.err(
+                v.loc,
+                format!("columns `{other}` and `{}` both lie `{side}`", k.name),
+            );
+            return None;
+        }
+        columns.push((k.name.clone(), place));
+    }
+    <[(String, CrossColumn); 3]>::try_from(columns)
+        .ok()
+        .or_else(|| {
+            cx.err(
+            node.loc,
+            "`columns` names the three columns of an arm, one `left`, one `middle` and one `right`",
+        );
+            None
+        })
 }
 
 /// The throw table, whether throws are stored (`resolution: stored`) rather than each played in turn, and
