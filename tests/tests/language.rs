@@ -2478,6 +2478,35 @@ fn a_part_with_parameters_sets_a_local_given_by_name_and_works_out_any_other_arg
         problems(&base.replace("bump(n): |", "bump(n: |"), "parts-open"),
         ["part `bump(n` has no closing `)`"]
     );
+    // A part sees its own parameters, not those of the part that uses it.
+    let nested = base.replace(
+        "  bump(n): |\n    moved += n\n    moved += n\n",
+        "  bump(n): |\n    twice()\n  twice: |\n    moved += n\n    moved += n\n",
+    );
+    assert!(nested.contains("twice()"), "{nested}");
+    assert_eq!(
+        problems(&nested, "parts-nested"),
+        ["unknown name (expected a number) `n`"; 2]
+    );
+    // `mover` given to a parameter the part sets is copied, not changed: `hand_on(p)` moves `p` on to
+    // the next player and counts for that one.
+    let per_player = base
+        .replace(
+            "vars: {moved: {initial: 0}}",
+            "vars: {moved: {initial: 0}, given: {per_player: true, initial: 0}}",
+        )
+        .replace(
+            "  bump(n): |",
+            "  hand_on(p): |\n    p = next(p)\n    given[p] += 1\n  mine(p): |\n    given[p] += 10\n  bump(n): |",
+        )
+        .replace("bump(moved + 1)", "bump(moved + 1)\n        hand_on(mover)\n        mine(mover)");
+    let path = ruleset("parts-with-parameters-mover", &per_player);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    s.play("t1+");
+    assert_eq!(s.var("given", Some("south")), 10);
+    assert_eq!(s.var("given", Some("north")), 1);
+
     // A delta replaces a part with parameters by writing the same key.
     let delta = format!(
         "keliya: 1\ntitle: Parts replaced\nextends: {path}\nparts:\n  bump(n): |\n    moved += n\n"

@@ -1914,11 +1914,41 @@ struct Lowerer<'c, 'a> {
     /// The parts being written in, innermost last (a part that uses itself is an error, not a loop).
     parts_in_use: Vec<String>,
     /// The texts (and their offsets) of the rule and parts that are using the part being lowered.
-    saved_texts: Vec<(Option<(Loc, String)>, Vec<usize>)>,
+    saved_texts: Vec<SavedText>,
     /// Parts written in so far (each use counts, nested ones too), against [`MAX_PARTS_WRITTEN`].
     parts_written: u32,
-    /// The parameters of the expression parts being written in, each with the argument it stands for.
+    /// The parameters of the part being written in that stand for their arguments, with them.
     standing_for: Vec<(String, (eng::Expr, Ty))>,
+    /// The parameters of the statement part being written in that are locals: their entries in
+    /// `scopes`, and their names (hidden while a part it uses is written in, dropped when it ends).
+    own_params: Vec<(usize, String)>,
+}
+
+/// The text a part's use interrupts, where each of its bytes stands, and the arguments its parameters
+/// stand for (see [`Lowerer::enter_part`]).
+type SavedText = (
+    Option<(Loc, String)>,
+    Vec<usize>,
+    Vec<(String, (eng::Expr, Ty))>,
+    Vec<(usize, String)>,
+);
+
+/// Whether the statements set, declare or bind `name` anywhere (an assignment, a `let`, a loop's or
+/// choice's variable): a parameter they do is given a local of its own.
+fn sets_name(stmts: &[dsl::Stmt], name: &str) -> bool {
+    use dsl::StmtKind as K;
+    stmts.iter().any(|s| match &s.kind {
+        K::Choose { vars, body, .. } | K::For { vars, body, .. } => {
+            vars.iter().any(|v| v.name == name) || sets_name(body, name)
+        }
+        K::If {
+            then, otherwise, ..
+        } => sets_name(then, name) || sets_name(otherwise, name),
+        K::While { body, .. } => sets_name(body, name),
+        K::Let { name: n, .. } => n.name == name,
+        K::Assign { target, .. } => target.name == name,
+        K::Call { .. } => false,
+    })
 }
 
 /// Most parts written into one rule, condition or invariant, nested uses counted: parts that each use
@@ -1942,6 +1972,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             saved_texts: Vec::new(),
             parts_written: 0,
             standing_for: Vec::new(),
+            own_params: Vec::new(),
         }
     }
 
@@ -2078,17 +2109,33 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     /// `name(args)` as a statement: the part's statements, written in as if they stood here: they read
     /// and set the rule's locals, and a local a part declares stays declared after it. A parameter given
     /// a local's name is that local (the part may set it); any other argument is worked out once, when
-    /// the part begins, into a local of the part.
+    /// the part begins, into a local of the part. (A constant, or `mover`, that the part never sets
+    /// stands for itself instead: it cannot change within the move, and so it stays foldable.)
     fn statement_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<Vec<eng::Stmt>> {
         let args = self.part_arguments(name, args)?;
         let part = self.enter_part(name)?;
+        let stmts = match self.text(&part.node, "a part").map(dsl::parse_program) {
+            Some(Ok(stmts)) => stmts,
+            Some(Err(e)) => {
+                self.err_hint(e.span, e.message, e.hint);
+                return self.leave_part(Err(()));
+            }
+            None => return self.leave_part(Err(())),
+        };
         let mut out = Vec::new();
-        let mut bound = Vec::new();
         for (param, (value, ty)) in part.params.iter().zip(args) {
-            bound.push(self.scopes.len());
             match value {
-                eng::Expr::Local(slot) => self.scopes.push((param.clone(), slot, ty)),
+                eng::Expr::Local(slot) => {
+                    self.own_params.push((self.scopes.len(), param.clone()));
+                    self.scopes.push((param.clone(), slot, ty));
+                }
+                eng::Expr::Const(_) | eng::Expr::Ambient(eng::Ambient::Mover)
+                    if !sets_name(&stmts, param) =>
+                {
+                    self.standing_for.push((param.clone(), (value, ty)));
+                }
                 value => {
+                    self.own_params.push((self.scopes.len(), param.clone()));
                     let slot = self.scopes.len() as u16;
                     self.scopes.push((param.clone(), slot, ty));
                     self.max_slots = self.max_slots.max(self.scopes.len());
@@ -2100,20 +2147,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
                 }
             }
         }
-        let lowered = match self.text(&part.node, "a part") {
-            Some(text) => match dsl::parse_program(text) {
-                Ok(stmts) => self.statements(&stmts).map(|s| out.extend(s)),
-                Err(e) => {
-                    self.err_hint(e.span, e.message, e.hint);
-                    Err(())
-                }
-            },
-            None => Err(()),
-        };
-        // The parameters end with the part (their slots stay taken); the part's own locals stay.
-        for i in bound {
-            self.scopes[i].0.clear();
-        }
+        let lowered = self.statements(&stmts).map(|s| out.extend(s));
         self.leave_part(lowered).map(|()| out)
     }
 
@@ -2127,7 +2161,6 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     ) -> Lowered<(eng::Expr, Ty)> {
         let args = self.part_arguments(name, args)?;
         let part = self.enter_part(name)?;
-        let standing = self.standing_for.len();
         self.standing_for
             .extend(part.params.iter().cloned().zip(args));
         let lowered = match self.text(&part.node, "a part") {
@@ -2140,7 +2173,6 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             },
             None => Err(()),
         };
-        self.standing_for.truncate(standing);
         self.leave_part(lowered)
     }
 
@@ -2206,17 +2238,34 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             return Err(());
         }
         self.parts_in_use.push(name.name.clone());
-        // The text of the rule is left for the part's and taken up again after it.
-        self.saved_texts
-            .push((self.node.take(), std::mem::take(&mut self.offsets)));
+        // The text of the rule is left for the part's and taken up again after it, and so are the
+        // arguments its own parameters stand for: a part sees only its own.
+        for (i, _) in &self.own_params {
+            self.scopes[*i].0.clear();
+        }
+        self.saved_texts.push((
+            self.node.take(),
+            std::mem::take(&mut self.offsets),
+            std::mem::take(&mut self.standing_for),
+            std::mem::take(&mut self.own_params),
+        ));
         Ok(part)
     }
 
     fn leave_part<T>(&mut self, lowered: Lowered<T>) -> Lowered<T> {
         self.parts_in_use.pop();
-        let (node, offsets) = self.saved_texts.pop().expect("entered");
+        // The part's parameters end with it (their slots stay taken); its own locals stay.
+        for (i, _) in &self.own_params {
+            self.scopes[*i].0.clear();
+        }
+        let (node, offsets, standing_for, own_params) = self.saved_texts.pop().expect("entered");
         self.node = node;
         self.offsets = offsets;
+        self.standing_for = standing_for;
+        self.own_params = own_params;
+        for (i, name) in &self.own_params {
+            self.scopes[*i].0.clone_from(name);
+        }
         lowered
     }
 
