@@ -12,6 +12,15 @@ fn ruleset(name: &str, yaml: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The messages of the problems `yaml` has, saved as `name`; none if it loads.
+fn problems(yaml: &str, name: &str) -> Vec<String> {
+    let path = ruleset(name, yaml);
+    match keliya_rules::load(&keliya_tests::catalog(), &path).result {
+        Ok(_) => Vec::new(),
+        Err(d) => d.into_iter().map(|d| d.message).collect(),
+    }
+}
+
 const RACE: &str = r#"
 title: A tiny race
 family: race
@@ -2390,13 +2399,6 @@ fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
     s.play("t1+");
     assert_eq!(s.count("t3", "pawn"), 1);
     // A part that uses itself, or is given arguments, is an error where it is used.
-    let problems = |yaml: &str, name: &str| -> Vec<String> {
-        let path = ruleset(name, yaml);
-        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
-            Ok(_) => Vec::new(),
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
-    };
     let looping = delta.replace("open: \"to != none\"", "open: \"open()\"");
     assert_eq!(
         problems(&looping, "parts-loop"),
@@ -2448,13 +2450,6 @@ fn a_part_with_parameters_sets_a_local_given_by_name_and_works_out_any_other_arg
     s.throw("none-up");
     assert_eq!(s.moves(), ["pass"]);
 
-    let problems = |yaml: &str, name: &str| -> Vec<String> {
-        let path = ruleset(name, yaml);
-        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
-            Ok(_) => Vec::new(),
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
-    };
     // Too few arguments; a parameter read after its part has ended; a key that is not a signature.
     assert_eq!(
         problems(
@@ -2631,13 +2626,6 @@ caps:
         "a track, a line backwards, a site"
     );
     // Unknown segments, and a segment that is itself joined, are errors at the name.
-    let problems = |yaml: &str, name: &str| -> Vec<String> {
-        let path = ruleset(name, yaml);
-        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
-            Ok(_) => Vec::new(),
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
-    };
     assert_eq!(
         problems(
             &yaml.replace("{track: top}", "{track: tpo}"),
