@@ -12,6 +12,18 @@ fn ruleset(name: &str, yaml: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The tiny race with `parts` (YAML lines under `parts:`) and its move rule's body replaced by `body`.
+fn race_with_parts(parts: &str, body: &str) -> String {
+    let yaml = RACE
+        .replace("rules:\n  advance:", &format!("parts:\n{parts}rules:\n  advance:"))
+        .replace(
+            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
+            body,
+        );
+    assert!(yaml.contains(body), "{yaml}");
+    yaml
+}
+
 /// The messages of the problems `yaml` has, saved as `name`; none if it loads.
 fn problems(yaml: &str, name: &str) -> Vec<String> {
     let path = ruleset(name, yaml);
@@ -2369,15 +2381,10 @@ fn reject_drops_a_path_and_a_player_whose_every_path_is_rejected_is_stuck() {
 fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
     // A statement part that declares a local the rule reads after it, and an expression part used in a
     // filter; both read the rule's locals.
-    let base = RACE
-        .replace(
-            "rules:\n  advance:",
-            "parts:\n  target: |\n    let to = along(route(mover), from, throw)\n  open: \"to != none and not tagged(to, safe)\"\nrules:\n  advance:",
-        )
-        .replace(
-            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
-            "choose from in sites_with(pawn) {\n        target()\n        if open() {\n          move(pawn, from, to)\n        }\n      }",
-        );
+    let base = race_with_parts(
+        "  target: |\n    let to = along(route(mover), from, throw)\n  open: \"to != none and not tagged(to, safe)\"\n",
+        "choose from in sites_with(pawn) {\n        target()\n        if open() {\n          move(pawn, from, to)\n        }\n      }",
+    );
     assert!(base.contains("target()"), "{base}");
     let path = ruleset("parts", &base);
     let mut s = Scenario::new(&path);
@@ -2415,19 +2422,14 @@ fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
 fn a_part_with_parameters_sets_a_local_given_by_name_and_works_out_any_other_argument_once() {
     // `step(site)` moves the local it is given one point on; `bump(n)` adds n twice to a counter that
     // its own argument reads; `ahead(site, n)` is an expression part.
-    let base = RACE
-        .replace(
-            "pieces: {pawn: {}}",
-            "pieces: {pawn: {}}\nvars: {moved: {initial: 0}}",
-        )
-        .replace(
-            "rules:\n  advance:",
-            "parts:\n  step(site): |\n    site = along(route(mover), site, 1)\n  bump(n): |\n    moved += n\n    moved += n\n  ahead(site, n): \"along(route(mover), site, n) != none\"\nrules:\n  advance:",
-        )
-        .replace(
-            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
-            "choose from in sites_with(pawn) where ahead(from, throw) {\n        let to = from\n        step(to)\n        if throw == 2 {\n          step(to)\n        }\n        move(pawn, from, to)\n        bump(moved + 1)\n      }",
-        );
+    let base = race_with_parts(
+        "  step(site): |\n    site = along(route(mover), site, 1)\n  bump(n): |\n    moved += n\n    moved += n\n  ahead(site, n): \"along(route(mover), site, n) != none\"\n",
+        "choose from in sites_with(pawn) where ahead(from, throw) {\n        let to = from\n        step(to)\n        if throw == 2 {\n          step(to)\n        }\n        move(pawn, from, to)\n        bump(moved + 1)\n      }",
+    )
+    .replace(
+        "pieces: {pawn: {}}",
+        "pieces: {pawn: {}}\nvars: {moved: {initial: 0}}",
+    );
     assert!(base.contains("step(to)"), "{base}");
     let path = ruleset("parts-with-parameters", &base);
     let mut s = Scenario::new(&path);
