@@ -2607,16 +2607,8 @@ board:
     top: {points: [r1c1, r1c2, r1c3]}
     route: {owner: south, points: [{track: top}, {line: row2, reversed: true}, r1c1]}
 setup: {r1c1: {pawn: 1}}
-rules:
-  step:
-    do: |
-      choose from in sites_with(pawn) where along(route(mover), from, 1) != none {
-        move(pawn, from, along(route(mover), from, 1))
-      }
-    notation: "{from}"
-caps:
-  max_turns: 20
 "#;
+    let yaml = &format!("{yaml}{ONE_STEP_A_TURN}");
     let path = ruleset("segments", yaml);
     let c = keliya_tests::compile(&path);
     let g = c.game();
@@ -2646,7 +2638,12 @@ caps:
     );
 }
 
-const CROSS: &str = r#"
+/// A one-player race on a small cross.
+fn cross() -> String {
+    format!("{CROSS_BOARD}{ONE_STEP_A_TURN}")
+}
+
+const CROSS_BOARD: &str = r#"
 title: Cross
 family: race
 players: {south: {}}
@@ -2659,7 +2656,10 @@ board:
   tracks:
     route: {owner: south, points: [CH, {track: S.mid}, {track: S.in, reversed: true}, {track: E.out}, E.mid3]}
 setup: {CH: {pawn: 1}}
-rules:
+"#;
+
+/// The rules of a one-player race that moves its pawn one point along its route a turn.
+const ONE_STEP_A_TURN: &str = r#"rules:
   step:
     do: |
       choose from in sites_with(pawn) where along(route(mover), from, 1) != none {
@@ -2672,7 +2672,7 @@ caps:
 
 #[test]
 fn a_cross_is_generated_arm_by_arm_and_a_written_site_tags_a_square_in_its_place() {
-    let c = keliya_tests::compile(&ruleset("cross", CROSS));
+    let c = keliya_tests::compile(&ruleset("cross", &cross()));
     let b = &c.game().board;
     assert_eq!(b.len(), 37);
     assert_eq!(
@@ -2711,14 +2711,14 @@ fn a_cross_is_generated_arm_by_arm_and_a_written_site_tags_a_square_in_its_place
             "E.out3", "E.mid3"
         ]
     );
-    let mut s = Scenario::new(&ruleset("cross", CROSS));
+    let mut s = Scenario::new(&ruleset("cross", &cross()));
     s.play("CH");
     assert_eq!(s.count("S.mid1", "pawn"), 1);
 }
 
 #[test]
 fn a_cross_without_arms_or_columns_is_named_s_e_n_w_and_l_m_r() {
-    let plain = CROSS
+    let plain = cross()
         .replace(
             "{squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}",
             "{squares: 2}",
@@ -2747,7 +2747,7 @@ fn a_cross_without_arms_or_columns_is_named_s_e_n_w_and_l_m_r() {
 #[test]
 fn a_cross_with_bad_numbers_is_refused_at_them() {
     let first_problem = |name: &str, generator: &str| -> String {
-        let yaml = CROSS.replace(
+        let yaml = cross().replace(
             "{squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}",
             generator,
         );
