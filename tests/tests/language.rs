@@ -12,6 +12,27 @@ fn ruleset(name: &str, yaml: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The tiny race with `parts` (YAML lines under `parts:`) and its move rule's body replaced by `body`.
+fn race_with_parts(parts: &str, body: &str) -> String {
+    let yaml = RACE
+        .replace("rules:\n  advance:", &format!("parts:\n{parts}rules:\n  advance:"))
+        .replace(
+            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
+            body,
+        );
+    assert!(yaml.contains(body), "{yaml}");
+    yaml
+}
+
+/// The messages of the problems `yaml` has, saved as `name`; none if it loads.
+fn problems(yaml: &str, name: &str) -> Vec<String> {
+    let path = ruleset(name, yaml);
+    match keliya_rules::load(&keliya_tests::catalog(), &path).result {
+        Ok(_) => Vec::new(),
+        Err(d) => d.into_iter().map(|d| d.message).collect(),
+    }
+}
+
 const RACE: &str = r#"
 title: A tiny race
 family: race
@@ -2360,15 +2381,10 @@ fn reject_drops_a_path_and_a_player_whose_every_path_is_rejected_is_stuck() {
 fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
     // A statement part that declares a local the rule reads after it, and an expression part used in a
     // filter; both read the rule's locals.
-    let base = RACE
-        .replace(
-            "rules:\n  advance:",
-            "parts:\n  target: |\n    let to = along(route(mover), from, throw)\n  open: \"to != none and not tagged(to, safe)\"\nrules:\n  advance:",
-        )
-        .replace(
-            "choose from in sites_with(pawn) where along(route(mover), from, throw) != none {\n        move(pawn, from, along(route(mover), from, throw))\n      }",
-            "choose from in sites_with(pawn) {\n        target()\n        if open() {\n          move(pawn, from, to)\n        }\n      }",
-        );
+    let base = race_with_parts(
+        "  target: |\n    let to = along(route(mover), from, throw)\n  open: \"to != none and not tagged(to, safe)\"\n",
+        "choose from in sites_with(pawn) {\n        target()\n        if open() {\n          move(pawn, from, to)\n        }\n      }",
+    );
     assert!(base.contains("target()"), "{base}");
     let path = ruleset("parts", &base);
     let mut s = Scenario::new(&path);
@@ -2390,13 +2406,6 @@ fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
     s.play("t1+");
     assert_eq!(s.count("t3", "pawn"), 1);
     // A part that uses itself, or is given arguments, is an error where it is used.
-    let problems = |yaml: &str, name: &str| -> Vec<String> {
-        let path = ruleset(name, yaml);
-        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
-            Ok(_) => Vec::new(),
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
-    };
     let looping = delta.replace("open: \"to != none\"", "open: \"open()\"");
     assert_eq!(
         problems(&looping, "parts-loop"),
@@ -2407,6 +2416,103 @@ fn a_part_is_written_in_where_it_is_used_and_a_delta_replaces_it_alone() {
         problems(&with_args, "parts-args"),
         ["part `open` takes no arguments"]
     );
+}
+
+#[test]
+fn a_part_with_parameters_sets_a_local_given_by_name_and_works_out_any_other_argument_once() {
+    // `step(site)` moves the local it is given one point on; `bump(n)` adds n twice to a counter that
+    // its own argument reads; `ahead(site, n)` is an expression part.
+    let base = race_with_parts(
+        "  step(site): |\n    site = along(route(mover), site, 1)\n  bump(n): |\n    moved += n\n    moved += n\n  ahead(site, n): \"along(route(mover), site, n) != none\"\n",
+        "choose from in sites_with(pawn) where ahead(from, throw) {\n        let to = from\n        step(to)\n        if throw == 2 {\n          step(to)\n        }\n        move(pawn, from, to)\n        bump(moved + 1)\n      }",
+    )
+    .replace(
+        "pieces: {pawn: {}}",
+        "pieces: {pawn: {}}\nvars: {moved: {initial: 0}}",
+    );
+    assert!(base.contains("step(to)"), "{base}");
+    let path = ruleset("parts-with-parameters", &base);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    s.play("t1+");
+    // `to` was moved on twice by the part: the pawn went from t1 to t3.
+    assert_eq!(s.count("t3", "pawn"), 1);
+    // `moved + 1` was 1 when `bump` began, and stays 1 inside it: 0 + 1 + 1 (not 0 + 1, then 1 + 2).
+    assert_eq!(s.var("moved", None), 2);
+    // The expression part's parameters stand for their arguments: with `ahead(from, throw + 2)`, a
+    // two-up reaches t5 and a none-up (3) would run off the track, so only the pass is left.
+    let further = ruleset(
+        "parts-with-parameters-further",
+        &base.replace("ahead(from, throw)", "ahead(from, throw + 2)"),
+    );
+    let mut s = Scenario::new(&further);
+    s.throw("two-up");
+    assert_eq!(s.moves(), ["t1+"]);
+    let mut s = Scenario::new(&further);
+    s.throw("none-up");
+    assert_eq!(s.moves(), ["pass"]);
+
+    // Too few arguments; a parameter read after its part has ended; a key that is not a signature.
+    assert_eq!(
+        problems(
+            &base.replace("step(to)\n        if", "step()\n        if"),
+            "parts-arity"
+        ),
+        ["part `step` takes 1 argument (site); 0 given"]
+    );
+    assert_eq!(
+        problems(
+            &base.replace("move(pawn, from, to)", "move(pawn, from, site)"),
+            "parts-scope"
+        ),
+        ["unknown name (expected a site) `site`"]
+    );
+    assert_eq!(
+        problems(&base.replace("bump(n): |", "bump(n, n): |"), "parts-twice"),
+        ["part `bump` has two parameters called `n`"]
+    );
+    assert_eq!(
+        problems(&base.replace("bump(n): |", "bump(n: |"), "parts-open"),
+        ["part `bump(n` has no closing `)`"]
+    );
+    // A part sees its own parameters, not those of the part that uses it.
+    let nested = base.replace(
+        "  bump(n): |\n    moved += n\n    moved += n\n",
+        "  bump(n): |\n    twice()\n  twice: |\n    moved += n\n    moved += n\n",
+    );
+    assert!(nested.contains("twice()"), "{nested}");
+    assert_eq!(
+        problems(&nested, "parts-nested"),
+        ["unknown name (expected a number) `n`"; 2]
+    );
+    // `mover` given to a parameter the part sets is copied, not changed: `hand_on(p)` moves `p` on to
+    // the next player and counts for that one.
+    let per_player = base
+        .replace(
+            "vars: {moved: {initial: 0}}",
+            "vars: {moved: {initial: 0}, given: {per_player: true, initial: 0}}",
+        )
+        .replace(
+            "  bump(n): |",
+            "  hand_on(p): |\n    p = next(p)\n    given[p] += 1\n  mine(p): |\n    given[p] += 10\n  bump(n): |",
+        )
+        .replace("bump(moved + 1)", "bump(moved + 1)\n        hand_on(mover)\n        mine(mover)");
+    let path = ruleset("parts-with-parameters-mover", &per_player);
+    let mut s = Scenario::new(&path);
+    s.throw("two-up");
+    s.play("t1+");
+    assert_eq!(s.var("given", Some("south")), 10);
+    assert_eq!(s.var("given", Some("north")), 1);
+
+    // A delta replaces a part with parameters by writing the same key.
+    let delta = format!(
+        "keliya: 1\ntitle: Parts replaced\nextends: {path}\nparts:\n  bump(n): |\n    moved += n\n"
+    );
+    let child = ruleset("parts-with-parameters-delta", &delta);
+    let mut s = Scenario::new(&child);
+    s.throw("two-up");
+    s.play("t1+");
+    assert_eq!(s.var("moved", None), 1);
 }
 
 #[test]
@@ -2501,16 +2607,8 @@ board:
     top: {points: [r1c1, r1c2, r1c3]}
     route: {owner: south, points: [{track: top}, {line: row2, reversed: true}, r1c1]}
 setup: {r1c1: {pawn: 1}}
-rules:
-  step:
-    do: |
-      choose from in sites_with(pawn) where along(route(mover), from, 1) != none {
-        move(pawn, from, along(route(mover), from, 1))
-      }
-    notation: "{from}"
-caps:
-  max_turns: 20
 "#;
+    let yaml = &format!("{yaml}{ONE_STEP_A_TURN}");
     let path = ruleset("segments", yaml);
     let c = keliya_tests::compile(&path);
     let g = c.game();
@@ -2522,13 +2620,6 @@ caps:
         "a track, a line backwards, a site"
     );
     // Unknown segments, and a segment that is itself joined, are errors at the name.
-    let problems = |yaml: &str, name: &str| -> Vec<String> {
-        let path = ruleset(name, yaml);
-        match keliya_rules::load(&keliya_tests::catalog(), &path).result {
-            Ok(_) => Vec::new(),
-            Err(d) => d.into_iter().map(|d| d.message).collect(),
-        }
-    };
     assert_eq!(
         problems(
             &yaml.replace("{track: top}", "{track: tpo}"),
@@ -2717,4 +2808,177 @@ fn spending_a_throw_that_is_not_held_is_an_error_at_the_spend() {
         })
         .expect_err("no two is held");
     assert!(err.message.contains("no throw worth 2"), "{err}");
+}
+
+/// A one-player race on a small cross.
+fn cross() -> String {
+    format!("{CROSS_BOARD}{ONE_STEP_A_TURN}")
+}
+
+const CROSS_BOARD: &str = r#"
+title: Cross
+family: race
+players: {south: {}}
+pieces: {pawn: {owner: south}}
+board:
+  generate:
+    - cross: {squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}
+  sites:
+    S.mid2: {tags: [safe]}
+  tracks:
+    route: {owner: south, points: [CH, {track: S.mid}, {track: S.in, reversed: true}, {track: E.out}, E.mid3]}
+setup: {CH: {pawn: 1}}
+"#;
+
+/// The rules of a one-player race that moves its pawn one point along its route a turn.
+const ONE_STEP_A_TURN: &str = r#"rules:
+  step:
+    do: |
+      choose from in sites_with(pawn) where along(route(mover), from, 1) != none {
+        move(pawn, from, along(route(mover), from, 1))
+      }
+    notation: "{from}"
+caps:
+  max_turns: 20
+"#;
+
+#[test]
+fn a_cross_is_generated_arm_by_arm_and_a_written_site_tags_a_square_in_its_place() {
+    let c = keliya_tests::compile(&ruleset("cross", &cross()));
+    let b = &c.game().board;
+    assert_eq!(b.len(), 37);
+    assert_eq!(
+        &b.names()[..8],
+        [
+            "CH", "S.mid1", "S.mid2", "S.mid3", "S.in1", "S.in2", "S.in3", "S.out1"
+        ]
+    );
+    assert_eq!(b.names()[10], "E.mid1");
+    let at = |name: &str| b.at[b.site(name).expect(name) as usize];
+    assert_eq!(
+        at("S.in3"),
+        (1.0, 4.0),
+        "south at the bottom, `in` on its player's right"
+    );
+    assert_eq!(at("E.out1"), (2.0, 1.0));
+    assert_eq!(at("N.mid2"), (0.0, -3.0));
+    assert_eq!(at("W.in1"), (-2.0, 1.0));
+    // `S.mid2: {tags: [safe]}` tags the generated square where it stands, in its place in the order.
+    assert_eq!(b.site("S.mid2"), Some(2));
+    assert_eq!(at("S.mid2"), (0.0, 3.0));
+    assert!(b.has_tag(2, "safe"));
+    // Along the columns, across the arms' ends, round the corners, from the centre.
+    assert_eq!(b.edges.len(), 12 * 2 + 4 * 2 + 4 + 4);
+    let route: Vec<&str> = b
+        .track("route")
+        .unwrap()
+        .points
+        .iter()
+        .map(|&p| b.name(p))
+        .collect();
+    assert_eq!(
+        route,
+        [
+            "CH", "S.mid1", "S.mid2", "S.mid3", "S.in3", "S.in2", "S.in1", "E.out1", "E.out2",
+            "E.out3", "E.mid3"
+        ]
+    );
+    let mut s = Scenario::new(&ruleset("cross", &cross()));
+    s.play("CH");
+    assert_eq!(s.count("S.mid1", "pawn"), 1);
+}
+
+#[test]
+fn a_cross_without_arms_or_columns_is_named_s_e_n_w_and_l_m_r() {
+    let plain = cross()
+        .replace(
+            "{squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}",
+            "{squares: 2}",
+        )
+        .replace("S.mid2: {tags: [safe]}", "CH: {tags: [centre]}")
+        .replace(
+            "[CH, {track: S.mid}, {track: S.in, reversed: true}, {track: E.out}, E.mid3]",
+            "[{track: SM}, {track: SR, reversed: true}, {track: EL}]",
+        );
+    let c = keliya_tests::compile(&ruleset("cross-plain", &plain));
+    let b = &c.game().board;
+    assert_eq!(&b.names()[..4], ["SL1", "SL2", "SM1", "SM2"]);
+    assert_eq!(
+        b.names()[24],
+        "CH",
+        "no centre generated: the written one comes after"
+    );
+    assert_eq!(b.at[0], (-1.0, 2.0));
+    assert_eq!(b.at[b.site("EL1").unwrap() as usize], (2.0, 1.0));
+    // YAML reads a plain `N` as a boolean; as an arm it is the text written.
+    let spelt = plain.replace("{squares: 2}", "{squares: 2, arms: [S, E, N, W]}");
+    let spelt = keliya_tests::compile(&ruleset("cross-spelt", &spelt));
+    assert_eq!(spelt.game().board.names(), b.names());
+}
+
+#[test]
+fn a_cross_with_bad_numbers_is_refused_at_them() {
+    let first_problem = |name: &str, generator: &str| -> String {
+        let yaml = cross().replace(
+            "{squares: 3, centre: CH, arms: [S., E., N., W.], columns: {mid: middle, in: right, out: left}}",
+            generator,
+        );
+        let loaded = keliya_rules::load(&keliya_tests::catalog(), &ruleset(name, &yaml));
+        match loaded.result {
+            Ok(_) => panic!("{generator} loaded"),
+            Err(d) => loaded
+                .sources
+                .short(&d[0])
+                .lines()
+                .next()
+                .unwrap()
+                .to_string(),
+        }
+    };
+    let cases = [
+        (
+            "{squares: 3, arms: [S, E, W]}",
+            "8:33: error: `arms` names the four arms, drawn at the bottom, right, top and left of the picture",
+        ),
+        (
+            "{squares: 3, arms: [S, E, S, W]}",
+            "8:33: error: arm `S` is named twice in `arms`",
+        ),
+        (
+            "{squares: 3, columns: {L: left, M: middle}}",
+            "8:36: error: `columns` names the three columns of an arm, one `left`, one `middle` and one `right`",
+        ),
+        (
+            "{squares: 3, columns: {L: left, M: centre, R: right}}",
+            "8:49: error: column `M` lies `centre`: a column lies `left`, `middle` or `right`",
+        ),
+        (
+            "{squares: 3, columns: {L: left, M: left, R: right}}",
+            "8:49: error: columns `L` and `M` both lie `left`",
+        ),
+        (
+            "{squares: 3, columns: [L, M, R]}",
+            "8:36: error: `columns` should be a mapping (`key: value` lines), found a list",
+        ),
+        (
+            "{squares: 3, centre: [CH]}",
+            "8:35: error: `centre` should be text, found a list",
+        ),
+        (
+            "{squares: 400, centre: CH}",
+            "8:7: error: generator makes 4801 sites; at most 4096",
+        ),
+        (
+            "{squares: 0}",
+            "8:24: error: `squares` must be between 1 and 4096, found 0",
+        ),
+        (
+            "{arms: [S, E, N, W]}",
+            "8:14: error: generator `cross` needs `squares`",
+        ),
+    ];
+    for (i, (generator, expected)) in cases.into_iter().enumerate() {
+        let got = first_problem(&format!("cross-bad-{i}"), generator);
+        assert!(got.ends_with(expected), "{generator}: {got}");
+    }
 }

@@ -19,7 +19,44 @@ pub enum Generator {
     Grid { rows: u32, cols: u32 },
     /// Apex `A`, `rays` straight lines down from it crossed by `levels` horizontal lines: `r{level}c{ray}`.
     Triangle { rays: u32, levels: u32 },
+    /// A cross-and-circle race board: four arms of three columns of `squares` squares, named
+    /// `{arm}{column}{n}` with `n` from 1 next to the centre, and a track `{arm}{column}` for each column,
+    /// outwards. Sites are made arm by arm, each arm's columns in the order given, after the centre.
+    Cross {
+        squares: u32,
+        /// The arms' prefixes, drawn at the bottom, right, top and left of the picture (anticlockwise).
+        arms: [String; 4],
+        /// Each column's name and where it lies in its arm, in the order its sites are made.
+        columns: [(String, CrossColumn); 3],
+        /// The centre site, made first and joined to each middle column; none when not given.
+        centre: Option<String>,
+    },
 }
+
+/// Where a column of a cross's arm lies, as the player seated at the arm's end, facing the centre, sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrossColumn {
+    Left,
+    Middle,
+    Right,
+}
+
+impl CrossColumn {
+    pub const NAMES: [&'static str; 3] = ["left", "middle", "right"];
+
+    pub fn from_name(name: &str) -> Option<CrossColumn> {
+        match name {
+            "left" => Some(CrossColumn::Left),
+            "middle" => Some(CrossColumn::Middle),
+            "right" => Some(CrossColumn::Right),
+            _ => None,
+        }
+    }
+}
+
+/// The direction each arm of a cross runs from the centre, in whole squares, `y` growing downwards: the
+/// bottom, right, top and left of the picture.
+const ARM_DIRECTIONS: [(i32, i32); 4] = [(0, 1), (1, 0), (0, -1), (-1, 0)];
 
 /// Generators are bounded so a hostile file cannot ask for millions of sites.
 pub const MAX_GENERATED: u32 = 4096;
@@ -36,6 +73,11 @@ impl Generator {
             Generator::Mancala { rows, holes, .. } => rows as u64 * holes as u64,
             Generator::Grid { rows, cols } => rows as u64 * cols as u64,
             Generator::Triangle { rays, levels } => 1 + rays as u64 * levels as u64,
+            Generator::Cross {
+                squares,
+                ref centre,
+                ..
+            } => 12 * squares as u64 + centre.is_some() as u64,
         }
     }
 
@@ -158,6 +200,69 @@ impl Generator {
                     ));
                 }
             }
+            Generator::Cross {
+                squares,
+                arms,
+                columns,
+                centre,
+            } => {
+                if let Some(c) = centre {
+                    spec.sites.push(site(c.clone(), 0.0, 0.0));
+                }
+                for (arm, prefix) in arms.iter().enumerate() {
+                    let (dx, dy) = ARM_DIRECTIONS[arm];
+                    // Left of the player at the arm's end, facing the centre.
+                    let (lx, ly) = (-dy, dx);
+                    for (column, side) in columns {
+                        let across = match side {
+                            CrossColumn::Left => 1,
+                            CrossColumn::Middle => 0,
+                            CrossColumn::Right => -1,
+                        };
+                        let names: Vec<String> = (1..=*squares)
+                            .map(|n| format!("{prefix}{column}{n}"))
+                            .collect();
+                        for (i, name) in names.iter().enumerate() {
+                            // Square 1 is two steps out: the centre is as wide as an arm.
+                            let out = i as i32 + 2;
+                            let (x, y) = (dx * out + lx * across, dy * out + ly * across);
+                            spec.sites.push(site(name.clone(), x as f64, y as f64));
+                        }
+                        for w in names.windows(2) {
+                            spec.edges.push(edge(&w[0], &w[1]));
+                        }
+                        spec.tracks.push(path(format!("{prefix}{column}"), names));
+                    }
+                }
+                let square = |arm: usize, side: CrossColumn, n: u32| {
+                    let (column, _) = columns.iter().find(|(_, s)| *s == side)?;
+                    Some(format!("{}{column}{n}", arms[arm % 4]))
+                };
+                for arm in 0..4 {
+                    // Across the arm's end, and round the corner from its right column to the next arm's
+                    // left one, so that the circuit round the cross follows edges.
+                    let joined = [
+                        (
+                            square(arm, CrossColumn::Left, *squares),
+                            square(arm, CrossColumn::Middle, *squares),
+                        ),
+                        (
+                            square(arm, CrossColumn::Middle, *squares),
+                            square(arm, CrossColumn::Right, *squares),
+                        ),
+                        (
+                            square(arm, CrossColumn::Right, 1),
+                            square(arm + 1, CrossColumn::Left, 1),
+                        ),
+                        (centre.clone(), square(arm, CrossColumn::Middle, 1)),
+                    ];
+                    for (a, b) in joined {
+                        if let (Some(a), Some(b)) = (a, b) {
+                            spec.edges.push(edge(&a, &b));
+                        }
+                    }
+                }
+            }
         }
     }
 }
@@ -227,5 +332,108 @@ mod tests {
         assert_eq!(board.len(), 17);
         assert_eq!(board.edges.len(), 3 * 3 + 2 * 4 + 4);
         assert_eq!(board.track("t").unwrap().points.len(), 5);
+    }
+
+    fn cross(squares: u32, centre: Option<&str>) -> Generator {
+        Generator::Cross {
+            squares,
+            arms: ["S", "E", "N", "W"].map(String::from),
+            columns: [
+                ("mid".into(), CrossColumn::Middle),
+                ("in".into(), CrossColumn::Right),
+                ("out".into(), CrossColumn::Left),
+            ],
+            centre: centre.map(String::from),
+        }
+    }
+
+    #[test]
+    fn cross_sites_come_arm_by_arm_in_the_columns_order_drawn_as_a_cross() {
+        let spec = BoardSpec::with_generated(&[(cross(8, Some("CH")), 0)], BoardSpec::default());
+        let board = spec.compile().unwrap();
+        assert_eq!(board.len(), 97);
+        let names = board.names();
+        assert_eq!(&names[..4], ["CH", "Smid1", "Smid2", "Smid3"]);
+        assert_eq!(&names[8..11], ["Smid8", "Sin1", "Sin2"]);
+        assert_eq!(&names[24..26], ["Sout8", "Emid1"]);
+        assert_eq!(names[96], "Wout8");
+        let at = |name: &str| board.at[board.site(name).unwrap() as usize];
+        // South at the bottom (y grows downwards), then east, north and west, anticlockwise; square 1
+        // two steps out; `in` on the right of the player at the arm's end, `out` on his left.
+        assert_eq!(at("CH"), (0.0, 0.0));
+        assert_eq!(at("Smid1"), (0.0, 2.0));
+        assert_eq!(at("Smid8"), (0.0, 9.0));
+        assert_eq!(at("Sin5"), (1.0, 6.0));
+        assert_eq!(at("Sout5"), (-1.0, 6.0));
+        assert_eq!(at("Emid4"), (5.0, 0.0));
+        assert_eq!(at("Ein1"), (2.0, -1.0));
+        assert_eq!(at("Eout1"), (2.0, 1.0));
+        assert_eq!(at("Nin3"), (-1.0, -4.0));
+        assert_eq!(at("Nout3"), (1.0, -4.0));
+        assert_eq!(at("Win8"), (-9.0, 1.0));
+        assert_eq!(at("Wout8"), (-9.0, -1.0));
+        // Every site in its own place.
+        let mut places: Vec<(i64, i64)> = board
+            .at
+            .iter()
+            .map(|&(x, y)| (x as i64, y as i64))
+            .collect();
+        places.sort();
+        places.dedup();
+        assert_eq!(places.len(), 97);
+    }
+
+    #[test]
+    fn cross_columns_are_tracks_outwards_and_the_circuit_round_it_follows_edges() {
+        let board = BoardSpec::with_generated(&[(cross(8, Some("CH")), 0)], BoardSpec::default())
+            .compile()
+            .unwrap();
+        let names = |track: &str| -> Vec<&str> {
+            let t = board.track(track).unwrap();
+            assert!(!t.cyclic && t.owner.is_none());
+            t.points.iter().map(|&p| board.name(p)).collect()
+        };
+        assert_eq!(board.tracks.len(), 12);
+        assert_eq!(
+            names("Emid"),
+            [
+                "Emid1", "Emid2", "Emid3", "Emid4", "Emid5", "Emid6", "Emid7", "Emid8"
+            ]
+        );
+        assert_eq!(names("Wout")[7], "Wout8");
+        // Along each column (12 x 7), across each arm's end (4 x 2), round each corner (4), and from the
+        // centre to each middle column (4).
+        assert_eq!(board.edges.len(), 84 + 8 + 4 + 4);
+        let joined = |a: &str, b: &str| {
+            let (a, b) = (board.site(a).unwrap(), board.site(b).unwrap());
+            board.neighbours(a).contains(&b)
+        };
+        // The circuit: out along each arm's left column, across its end, back along its right column,
+        // and round the corner into the next arm's left column.
+        let mut circuit = Vec::new();
+        for arm in ["S", "E", "N", "W"] {
+            circuit.extend((1..=8).map(|n| format!("{arm}out{n}")));
+            circuit.push(format!("{arm}mid8"));
+            circuit.extend((1..=8).rev().map(|n| format!("{arm}in{n}")));
+        }
+        circuit.push("Sout1".into());
+        for w in circuit.windows(2) {
+            assert!(joined(&w[0], &w[1]), "{} to {}", w[0], w[1]);
+        }
+        assert!(joined("CH", "Nmid1"));
+        assert!(!joined("CH", "Nin1"));
+        assert!(!joined("Sin1", "Sout1"));
+    }
+
+    #[test]
+    fn cross_without_a_centre_makes_only_the_arms() {
+        let board = BoardSpec::with_generated(&[(cross(2, None), 0)], BoardSpec::default())
+            .compile()
+            .unwrap();
+        assert_eq!(board.len(), 24);
+        assert_eq!(board.name(0), "Smid1");
+        assert_eq!(board.edges.len(), 12 + 8 + 4);
+        assert_eq!(cross(2, None).site_count(), 24);
+        assert_eq!(cross(2, Some("C")).site_count(), 25);
     }
 }

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 use petgraph::graph::{NodeIndex, UnGraph};
 
-pub use generate::{Generator, generate_limit};
+pub use generate::{CrossColumn, Generator, generate_limit};
 
 /// Index of a site in a compiled [`Board`].
 pub type SiteId = u16;

@@ -1423,7 +1423,7 @@ fn show_prints_the_rules_in_words_and_the_code_one_flag_away() {
         ("koti-keliya", "KK-9", "KK-Q5"),
         ("gyan-chaupar", "GC-9", "GC-Q6"),
         ("pallankuli", "PL-9", "PL-Q4"),
-        ("ovalhu", "OV-11", "OV-Q5"),
+        ("ovalhu", "OV-9", "OV-Q6"),
         ("puhulmutu", "PM-14", "PM-Q8"),
         ("sat-gol", "SG-7", "SG-Q4"),
         ("thaayam", "TH-12", "TH-Q9"),

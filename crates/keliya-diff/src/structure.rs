@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use keliya_board::{BoardSpec, Generator};
+use keliya_board::BoardSpec;
 use keliya_engine::Game;
 use keliya_rules::{FileId, Key, Node, YamlValue as V};
 
@@ -336,7 +336,7 @@ impl<'a> View<'a> {
             Some(V::Seq(items)) => items
                 .iter()
                 .filter_map(|item| {
-                    let g = generator(item)?;
+                    let g = keliya_rules::board_generator(side.sources, item)?;
                     Some((
                         item,
                         BoardSpec::with_generated(&[(g, 0)], BoardSpec::default()),
@@ -516,38 +516,6 @@ fn extent(node: &Node, file: FileId, range: &mut (usize, usize)) {
         }
         _ => {}
     }
-}
-
-/// A `generate:` item as a board generator (the ruleset loaded, so it is well formed).
-fn generator(item: &Node) -> Option<Generator> {
-    let es = entries(Some(item));
-    let [(k, args)] = es.as_slice() else {
-        return None;
-    };
-    let num = |name: &str| match child(Some(args), name).map(|n| &n.value) {
-        Some(V::Int(i)) if (1..=4096).contains(i) => Some(*i as u32),
-        _ => None,
-    };
-    Some(match k.name.as_str() {
-        "track" => Generator::Track {
-            prefix: text_of(child(Some(args), "prefix")).unwrap_or_else(|| "t".into()),
-            squares: num("squares")?,
-        },
-        "mancala" => Generator::Mancala {
-            rows: num("rows")?,
-            holes: num("holes")?,
-            owners: strings(child(Some(args), "owners")),
-        },
-        "grid" => Generator::Grid {
-            rows: num("rows")?,
-            cols: num("cols")?,
-        },
-        "triangle" => Generator::Triangle {
-            rays: num("rays")?,
-            levels: num("levels")?,
-        },
-        _ => return None,
-    })
 }
 
 /// Spans sorted by file and line, overlapping or touching ranges of one file merged.

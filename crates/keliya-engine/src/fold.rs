@@ -111,6 +111,7 @@ impl<'g> Folder<'g> {
         let mut kept = Vec::with_capacity(stmts.len());
         for s in std::mem::take(stmts) {
             self.statement(s, &mut kept);
+            forward_copy(&mut kept);
         }
         *stmts = kept;
     }
@@ -441,6 +442,40 @@ fn mark_reads(e: &mut Expr, read: &mut [bool]) {
             *r = true;
         }
     });
+}
+
+/// `a = b` followed by `a = f(a)` becomes `a = f(b)`: a local started from another and moved on at
+/// once (`let after = pos` then a part's `hole = along(cycle, hole, 1)`) is set once, not twice.
+fn forward_copy(kept: &mut Vec<Stmt>) {
+    let [
+        ..,
+        Stmt::SetLocal {
+            slot: a,
+            op: AssignOp::Set,
+            value: Expr::Local(b),
+        },
+        Stmt::SetLocal {
+            slot: a2,
+            op: AssignOp::Set,
+            value,
+        },
+    ] = &mut kept[..]
+    else {
+        return;
+    };
+    // (A compiled expression keeps the slots it was made with: one is left as it is.)
+    if a != a2 || a == b || value.any_node(&|e| matches!(e, Expr::Compiled(_))) {
+        return;
+    }
+    let (a, b) = (*a, *b);
+    each_read(value, &mut |s| {
+        if *s == a {
+            *s = b;
+        }
+    });
+    let last = kept.pop().expect("two statements");
+    kept.pop();
+    kept.push(last);
 }
 
 /// Calls `f` on every local slot an expression reads. (A compiled part is read from a copy of its

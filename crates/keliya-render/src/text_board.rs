@@ -431,7 +431,13 @@ enum Labels {
     NameAndStack,
     /// `M2` when empty, `T` when occupied.
     NameOrStack,
+    /// A dot when empty, `T` or `2T` when occupied: for boards with too many points to name (a cross
+    /// of 97 squares); a stack too tall for two characters is spelt out under the picture.
+    Stack,
 }
+
+/// Room for what stands on a point drawn as [`Labels::Stack`].
+const STACK_ONLY: usize = 2;
 
 /// Room kept after a name for what stands on it (`:2A`).
 const STACK_ROOM: usize = 3;
@@ -463,10 +469,11 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
     };
     let sep = if segments.is_empty() { 1 } else { 2 };
     let name_len = |s: u16| b.name(s).chars().count();
-    for labels in [Labels::NameAndStack, Labels::NameOrStack] {
+    for labels in [Labels::NameAndStack, Labels::NameOrStack, Labels::Stack] {
         let width_of = |s: u16| match labels {
             Labels::NameAndStack => name_len(s) + 1 + STACK_ROOM,
             Labels::NameOrStack => name_len(s).max(2),
+            Labels::Stack => STACK_ONLY,
         };
         let Some(cols) = columns(game, &sites, &row_of, &width_of, sep, sy) else {
             continue;
@@ -483,10 +490,22 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
         for &(a, c) in &segments {
             cv.line(anchor(a), anchor(c));
         }
+        let mut spelt_out = Vec::new();
         for &s in &sites {
             let here = stacks(game, st, s);
             let room = width_of(s);
             let (text, colour) = match (labels, here.is_empty()) {
+                (Labels::Stack, true) => {
+                    ((if style.unicode { "·" } else { "." }).to_string(), None)
+                }
+                (Labels::Stack, false) => {
+                    let text = stacks_text(&here, room);
+                    let full = stacks_text(&here, usize::MAX);
+                    if text != full {
+                        spelt_out.push(format!("{}: {full}", b.name(s)));
+                    }
+                    (text, stacks_colour(&here))
+                }
                 (_, true) => (b.name(s).to_string(), None),
                 (Labels::NameAndStack, false) => (
                     format!("{}:{}", b.name(s), stacks_text(&here, STACK_ROOM)),
@@ -500,6 +519,7 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
             // A name is written plain, what stands there in its colour; the ':' between them too.
             let name_part = match labels {
                 Labels::NameAndStack if !here.is_empty() => name_len(s) + 1,
+                Labels::Stack => 0,
                 _ if here.is_empty() => len,
                 _ => 0,
             };
@@ -508,7 +528,11 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
                 cv.put(r, start + i, ch, col);
             }
         }
-        return cv.text(style);
+        let mut text = cv.text(style);
+        if !spelt_out.is_empty() {
+            text.push_str(&wrap_items(&spelt_out, "  ", "", WIDTH));
+        }
+        return text;
     }
     // Nothing fits: the points listed by row, which any width can hold.
     let mut by_row: Vec<(usize, Vec<u16>)> = Vec::new();
@@ -520,7 +544,9 @@ fn canvas(game: &Game, st: &State, style: Style) -> String {
     }
     by_row.sort_by_key(|(r, _)| *r);
     let mut out = String::new();
-    for (_, row) in by_row {
+    for (_, mut row) in by_row {
+        // Left to right, as the picture has them.
+        row.sort_by(|&a, &c| b.at[a as usize].0.total_cmp(&b.at[c as usize].0));
         let items: Vec<String> = row
             .iter()
             .map(|&s| {
@@ -820,6 +846,30 @@ mod tests {
             }
         }
         assert!(drawn > 100, "only {drawn} positions drawn");
+    }
+
+    /// A cross of 97 squares has no room for its names: each square is a dot or what stands on it, in
+    /// the cross's shape, and the crowded centre is spelt out under the picture.
+    #[test]
+    fn a_board_too_big_to_name_is_drawn_with_its_stacks() {
+        let loaded = keliya_rules::load(&crate::catalog(), "pachisi");
+        let game = loaded.result.expect("pachisi loads").game.expect("a game");
+        let style = Style {
+            color: false,
+            unicode: false,
+            detail: false,
+        };
+        let text = board(&game, &game.initial_state(), style, &[]);
+        let lines: Vec<&str> = text.lines().collect();
+        // The arm above the centre: three dots a row, eight rows, the middle column in the middle.
+        let top: Vec<&str> = lines[..8].iter().map(|l| l.trim()).collect();
+        assert!(top[1..7].iter().all(|l| *l == ".   .   ."), "{text}");
+        // The centre's row: the arms left and right, 16 pieces in the middle, spelt out below.
+        let centre = lines[9];
+        assert_eq!(centre.matches('.').count(), 16, "{text}");
+        assert!(centre.contains("16"), "{text}");
+        assert!(lines.contains(&"CH: 4S4E4N4W"), "{text}");
+        assert!(!text.contains("S.mid1"), "no names in the picture:\n{text}");
     }
 
     #[test]

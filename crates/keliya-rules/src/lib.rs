@@ -15,5 +15,5 @@ pub use diag::{Diagnostic, FileId, Loc, Sources};
 pub use load::{
     Compiled, DisplayItem, DisplayValue, Loaded, RuleInfo, RulesetInfo, load, load_as_written,
 };
-pub use lower::TOP_KEYS;
+pub use lower::{TOP_KEYS, board_generator};
 pub use yaml::{Key, Node, Value as YamlValue};

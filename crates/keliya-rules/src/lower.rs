@@ -1,7 +1,9 @@
 //! From the merged YAML tree to an engine [`Game`]: the schema is checked key by key, names are resolved,
 //! DSL texts are parsed and type-checked, and every problem is collected with its location.
 
-use keliya_board::{BoardSpec, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
+use std::collections::HashMap;
+
+use keliya_board::{BoardSpec, CrossColumn, EdgeSpec, Generator, PathSpec, SiteSpec, closest};
 use keliya_dsl as dsl;
 use keliya_engine::{
     self as eng, Caps, EndDef, Game, NotationPart, PieceDef, PlayerDef, RuleDef, TeamDef, ThrowRow,
@@ -218,12 +220,17 @@ pub(crate) fn lower(
     }
     if let Some(parts) = get("parts") {
         for (k, v) in cx.map(parts, "parts").unwrap_or(&[]) {
-            cx.ident_name(k, "part");
+            let (name, params) = cx.part_signature(k);
             if let Some(text) = v.as_str() {
                 info.parts
                     .push((k.name.clone(), text.trim_end().to_string()));
             }
-            names.parts.push((k.name.clone(), k.loc, v.clone()));
+            names.parts.push(PartDef {
+                name,
+                params,
+                loc: k.loc,
+                node: v.clone(),
+            });
         }
     }
     check_unique(&mut cx, &names);
@@ -677,8 +684,8 @@ struct Names {
     piece_roles: Vec<Option<u16>>,
     /// Role names, where each is first written.
     roles: Vec<(String, Loc)>,
-    /// Named parts of rule bodies (`parts:`): name, where it is declared, and its text.
-    parts: Vec<(String, Loc, Node)>,
+    /// Named parts of rule bodies (`parts:`).
+    parts: Vec<PartDef>,
     params: Vec<(String, i64)>,
     param_locs: Vec<Loc>,
     vars: Vec<VarDef>,
@@ -686,6 +693,15 @@ struct Names {
     sites: Vec<String>,
     tracks: Vec<String>,
     tags: Vec<String>,
+}
+
+/// A named part of `parts:`: its name and parameters (the key, `name` or `name(a, b)`), where it is
+/// declared, and its text.
+struct PartDef {
+    name: String,
+    params: Vec<String>,
+    loc: Loc,
+    node: Node,
 }
 
 const AMBIENT: &[&str] = &["mover", "throw", "stuck", "ply", "turn"];
@@ -737,8 +753,8 @@ fn check_unique(cx: &mut Cx<'_>, names: &Names) {
     for (n, l) in &names.roles {
         check(cx, n, "role", Some(*l));
     }
-    for (n, l, _) in &names.parts {
-        check(cx, n, "part", Some(*l));
+    for part in &names.parts {
+        check(cx, &part.name, "part", Some(part.loc));
     }
 }
 
@@ -1009,6 +1025,57 @@ impl Cx<'_> {
             );
         }
     }
+    /// A part's key: `name`, or `name(a, b)` for a part with parameters. A mistake is reported and the
+    /// part kept under the name as written, so that its uses are not reported again.
+    fn part_signature(&mut self, key: &Key) -> (String, Vec<String>) {
+        let Some((name, rest)) = key.name.split_once('(') else {
+            self.ident_name(key, "part");
+            return (key.name.clone(), Vec::new());
+        };
+        let name = name.trim_end();
+        self.ident_name(
+            &Key {
+                name: name.to_string(),
+                loc: key.loc,
+            },
+            "part",
+        );
+        let list = match rest.trim_end().strip_suffix(')') {
+            Some(list) => list,
+            None => {
+                self.diags.push(
+                    Diagnostic::new(key.loc, format!("part `{}` has no closing `)`", key.name))
+                        .hint("write its parameters as `name(a, b)`"),
+                );
+                rest // (read as if closed, so that its uses are not reported too)
+            }
+        };
+        let mut params: Vec<String> = Vec::new();
+        for p in list.split(',').map(str::trim) {
+            if p.is_empty() && list.trim().is_empty() {
+                break; // `name()`: no parameters
+            }
+            let param = Key {
+                name: p.to_string(),
+                loc: key.loc,
+            };
+            self.ident_name(&param, "parameter");
+            if params.iter().any(|q| q == p) {
+                self.diags.push(Diagnostic::new(
+                    key.loc,
+                    format!("part `{name}` has two parameters called `{p}`"),
+                ));
+                continue;
+            } else if AMBIENT.contains(&p) {
+                self.diags.push(Diagnostic::new(
+                    key.loc,
+                    format!("`{p}` is a built-in name and cannot be a parameter of part `{name}`"),
+                ));
+            }
+            params.push(p.to_string());
+        }
+        (name.to_string(), params)
+    }
     /// A piece's `role:`, added to the ruleset's roles the first time it is written. A role needs an
     /// owner, and one player has at most one piece of each role (`role[player]` names one piece).
     fn piece_role(
@@ -1211,6 +1278,10 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
             }
         }
     }
+    let mut full = BoardSpec::with_generated(&generators, BoardSpec::default());
+    // A written site without `at` that takes a generated site's place keeps its coordinates.
+    let generated_at: HashMap<&str, (f64, f64)> =
+        full.sites.iter().map(|s| (s.id.as_str(), s.at)).collect();
     let mut spec = BoardSpec::default();
     if let Some(sites) = field(entries, "sites") {
         for (k, v) in cx.map(sites, "sites").unwrap_or(&[]) {
@@ -1232,7 +1303,10 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
                         (0.0, 0.0)
                     }
                 },
-                None => (0.0, 0.0),
+                None => generated_at
+                    .get(k.name.as_str())
+                    .copied()
+                    .unwrap_or((0.0, 0.0)),
             };
             spec.sites.push(SiteSpec {
                 id: k.name.clone(),
@@ -1318,7 +1392,7 @@ fn board_spec(cx: &mut Cx<'_>, node: &Node) -> BoardSpec {
             }
         }
     }
-    let mut full = BoardSpec::with_generated(&generators, spec);
+    full.merge(spec);
     join_segments(cx, &mut full, joined);
     full
 }
@@ -1422,12 +1496,22 @@ fn join_segments(cx: &mut Cx<'_>, spec: &mut BoardSpec, joined: Vec<(String, Vec
     }
 }
 
+/// A `board: generate:` item as the loader reads it, or `None` where it is not a well-formed generator.
+pub fn board_generator(sources: &Sources, node: &Node) -> Option<Generator> {
+    let mut cx = Cx {
+        sources,
+        diags: Vec::new(),
+        spans: Vec::new(),
+    };
+    generator(&mut cx, node).filter(|_| cx.diags.is_empty())
+}
+
 fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
     let e = cx.map(node, "a generator")?;
     let [(k, v)] = e else {
         cx.err(
             node.loc,
-            "a generator is one of `track`, `mancala`, `grid` or `triangle` with its numbers",
+            "a generator is one of `track`, `mancala`, `grid`, `triangle` or `cross` with its numbers",
         );
         return None;
     };
@@ -1477,9 +1561,28 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
                 levels: num(cx, "levels")?,
             }
         }
+        "cross" => {
+            cx.check_keys(
+                args,
+                &["squares", "arms", "columns", "centre"],
+                "a cross generator",
+            );
+            Generator::Cross {
+                squares: num(cx, "squares")?,
+                arms: cross_arms(cx, field(args, "arms"))?,
+                columns: cross_columns(cx, field(args, "columns"))?,
+                centre: match field(args, "centre") {
+                    Some(c) => Some(cx.string(c, "centre")?),
+                    None => None,
+                },
+            }
+        }
         other => {
-            let hint = closest(other, ["track", "mancala", "grid", "triangle"].into_iter())
-                .map(|c| format!("did you mean `{c}`?"));
+            let hint = closest(
+                other,
+                ["track", "mancala", "grid", "triangle", "cross"].into_iter(),
+            )
+            .map(|c| format!("did you mean `{c}`?"));
             cx.diags.push(
                 Diagnostic::new(k.loc, format!("unknown generator `{other}`")).maybe_hint(hint),
             );
@@ -1498,6 +1601,82 @@ fn generator(cx: &mut Cx<'_>, node: &Node) -> Option<Generator> {
         return None;
     }
     Some(g)
+}
+
+/// A cross's four arm prefixes (`arms`, bottom, right, top and left of the picture); `S`, `E`, `N`, `W`
+/// when not given.
+fn cross_arms(cx: &mut Cx<'_>, node: Option<&Node>) -> Option<[String; 4]> {
+    let Some(node) = node else {
+        return Some(["S", "E", "N", "W"].map(String::from));
+    };
+    let problems = cx.diags.len();
+    let names = cx.string_list(node, "arms");
+    if cx.diags.len() > problems {
+        return None;
+    }
+    let Ok(arms) = <[String; 4]>::try_from(names) else {
+        cx.err(
+            node.loc,
+            "`arms` names the four arms, drawn at the bottom, right, top and left of the picture",
+        );
+        return None;
+    };
+    for (i, a) in arms.iter().enumerate() {
+        if arms[..i].contains(a) {
+            cx.err(node.loc, format!("arm `{a}` is named twice in `arms`"));
+            return None;
+        }
+    }
+    Some(arms)
+}
+
+/// A cross's three columns (`columns`: each column's name and where it lies, `left`, `middle` or
+/// `right`, in the order its squares are made); `L: left, M: middle, R: right` when not given.
+fn cross_columns(cx: &mut Cx<'_>, node: Option<&Node>) -> Option<[(String, CrossColumn); 3]> {
+    let Some(node) = node else {
+        return Some([
+            ("L".into(), CrossColumn::Left),
+            ("M".into(), CrossColumn::Middle),
+            ("R".into(), CrossColumn::Right),
+        ]);
+    };
+    let entries = cx.map(node, "`columns`")?;
+    let mut columns = Vec::new();
+    for (k, v) in entries {
+        let side = cx.string(v, "a column's place")?;
+        let Some(place) = CrossColumn::from_name(&side) else {
+            let hint = closest(&side, CrossColumn::NAMES.into_iter())
+                .map(|c| format!("did you mean `{c}`?"));
+            cx.diags.push(
+                Diagnostic::new(
+                    v.loc,
+                    format!(
+                        "column `{}` lies `{side}`: a column lies `left`, `middle` or `right`",
+                        k.name
+                    ),
+                )
+                .maybe_hint(hint),
+            );
+            return None;
+        };
+        if let Some((other, _)) = columns.iter().find(|(_, p)| *p == place) {
+            cx.err(
+                v.loc,
+                format!("columns `{other}` and `{}` both lie `{side}`", k.name),
+            );
+            return None;
+        }
+        columns.push((k.name.clone(), place));
+    }
+    <[(String, CrossColumn); 3]>::try_from(columns)
+        .ok()
+        .or_else(|| {
+            cx.err(
+            node.loc,
+            "`columns` names the three columns of an arm, one `left`, one `middle` and one `right`",
+        );
+            None
+        })
 }
 
 /// The throw table, whether throws are stored (`resolution: stored`) rather than each played in turn, and
@@ -1735,9 +1914,41 @@ struct Lowerer<'c, 'a> {
     /// The parts being written in, innermost last (a part that uses itself is an error, not a loop).
     parts_in_use: Vec<String>,
     /// The texts (and their offsets) of the rule and parts that are using the part being lowered.
-    saved_texts: Vec<(Option<(Loc, String)>, Vec<usize>)>,
+    saved_texts: Vec<SavedText>,
     /// Parts written in so far (each use counts, nested ones too), against [`MAX_PARTS_WRITTEN`].
     parts_written: u32,
+    /// The parameters of the part being written in that stand for their arguments, with them.
+    standing_for: Vec<(String, (eng::Expr, Ty))>,
+    /// The parameters of the statement part being written in that are locals: their entries in
+    /// `scopes`, and their names (hidden while a part it uses is written in, dropped when it ends).
+    own_params: Vec<(usize, String)>,
+}
+
+/// The text a part's use interrupts, where each of its bytes stands, and the arguments its parameters
+/// stand for (see [`Lowerer::enter_part`]).
+type SavedText = (
+    Option<(Loc, String)>,
+    Vec<usize>,
+    Vec<(String, (eng::Expr, Ty))>,
+    Vec<(usize, String)>,
+);
+
+/// Whether the statements set, declare or bind `name` anywhere (an assignment, a `let`, a loop's or
+/// choice's variable): a parameter they do is given a local of its own.
+fn sets_name(stmts: &[dsl::Stmt], name: &str) -> bool {
+    use dsl::StmtKind as K;
+    stmts.iter().any(|s| match &s.kind {
+        K::Choose { vars, body, .. } | K::For { vars, body, .. } => {
+            vars.iter().any(|v| v.name == name) || sets_name(body, name)
+        }
+        K::If {
+            then, otherwise, ..
+        } => sets_name(then, name) || sets_name(otherwise, name),
+        K::While { body, .. } => sets_name(body, name),
+        K::Let { name: n, .. } => n.name == name,
+        K::Assign { target, .. } => target.name == name,
+        K::Call { .. } => false,
+    })
 }
 
 /// Most parts written into one rule, condition or invariant, nested uses counted: parts that each use
@@ -1760,6 +1971,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             parts_in_use: Vec::new(),
             saved_texts: Vec::new(),
             parts_written: 0,
+            standing_for: Vec::new(),
+            own_params: Vec::new(),
         }
     }
 
@@ -1888,41 +2101,69 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     }
 
     /// The part of `parts:` called `name`, if any.
-    fn part(&self, name: &str) -> Option<&'c Node> {
+    fn part(&self, name: &str) -> Option<&'c PartDef> {
         let names: &'c Names = self.names;
-        names
-            .parts
-            .iter()
-            .find(|(n, ..)| n == name)
-            .map(|(_, _, node)| node)
+        names.parts.iter().find(|p| p.name == name)
     }
 
-    /// `name()` as a statement: the part's statements, written in as if they stood here: they read and
-    /// set the rule's locals, and a local a part declares stays declared after it.
+    /// `name(args)` as a statement: the part's statements, written in as if they stood here: they read
+    /// and set the rule's locals, and a local a part declares stays declared after it. A parameter given
+    /// a local's name is that local (the part may set it); any other argument is worked out once, when
+    /// the part begins, into a local of the part. (A constant, or `mover`, that the part never sets
+    /// stands for itself instead: it cannot change within the move, and so it stays foldable.)
     fn statement_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<Vec<eng::Stmt>> {
-        let node = self.enter_part(name, args)?;
-        let lowered = match self.text(node, "a part") {
-            Some(text) => match dsl::parse_program(text) {
-                Ok(stmts) => self.statements(&stmts),
-                Err(e) => {
-                    self.err_hint(e.span, e.message, e.hint);
-                    Err(())
-                }
-            },
-            None => Err(()),
+        let args = self.part_arguments(name, args)?;
+        let part = self.enter_part(name)?;
+        let stmts = match self.text(&part.node, "a part").map(dsl::parse_program) {
+            Some(Ok(stmts)) => stmts,
+            Some(Err(e)) => {
+                self.err_hint(e.span, e.message, e.hint);
+                return self.leave_part(Err(()));
+            }
+            None => return self.leave_part(Err(())),
         };
-        self.leave_part(lowered)
+        let mut out = Vec::new();
+        for (param, (value, ty)) in part.params.iter().zip(args) {
+            match value {
+                eng::Expr::Local(slot) => {
+                    self.own_params.push((self.scopes.len(), param.clone()));
+                    self.scopes.push((param.clone(), slot, ty));
+                }
+                eng::Expr::Const(_) | eng::Expr::Ambient(eng::Ambient::Mover)
+                    if !sets_name(&stmts, param) =>
+                {
+                    self.standing_for.push((param.clone(), (value, ty)));
+                }
+                value => {
+                    self.own_params.push((self.scopes.len(), param.clone()));
+                    let slot = self.scopes.len() as u16;
+                    self.scopes.push((param.clone(), slot, ty));
+                    self.max_slots = self.max_slots.max(self.scopes.len());
+                    out.push(eng::Stmt::SetLocal {
+                        slot,
+                        op: eng::AssignOp::Set,
+                        value,
+                    });
+                }
+            }
+        }
+        let lowered = self.statements(&stmts).map(|s| out.extend(s));
+        self.leave_part(lowered).map(|()| out)
     }
 
-    /// `name()` in an expression: the part's expression, as if written here.
+    /// `name(args)` in an expression: the part's expression, as if written here, each parameter standing
+    /// for its argument.
     fn expression_part(
         &mut self,
         name: &dsl::Ident,
         args: &[dsl::Expr],
         want: Option<Ty>,
     ) -> Lowered<(eng::Expr, Ty)> {
-        let node = self.enter_part(name, args)?;
-        let lowered = match self.text(node, "a part") {
+        let args = self.part_arguments(name, args)?;
+        let part = self.enter_part(name)?;
+        self.standing_for
+            .extend(part.params.iter().cloned().zip(args));
+        let lowered = match self.text(&part.node, "a part") {
             Some(text) => match dsl::parse_expression(text) {
                 Ok(e) => self.expr(&e, want),
                 Err(e) => {
@@ -1935,16 +2176,43 @@ impl<'c, 'a> Lowerer<'c, 'a> {
         self.leave_part(lowered)
     }
 
-    /// Checks a use of a part and starts lowering its text (in the part's own location in the file).
-    fn enter_part(&mut self, name: &dsl::Ident, args: &[dsl::Expr]) -> Lowered<&'c Node> {
-        let node = self.part(&name.name).expect("called for a part");
-        if !args.is_empty() {
-            self.err(
-                name.span,
-                format!("part `{}` takes no arguments", name.name),
-            );
+    /// The arguments of a use of a part, checked against its parameters and lowered where they are
+    /// written (in the text that uses the part).
+    fn part_arguments(
+        &mut self,
+        name: &dsl::Ident,
+        args: &[dsl::Expr],
+    ) -> Lowered<Vec<(eng::Expr, Ty)>> {
+        let part = self.part(&name.name).expect("called for a part");
+        if args.len() != part.params.len() {
+            let message = match part.params.len() {
+                0 => format!("part `{}` takes no arguments", name.name),
+                n => format!(
+                    "part `{}` takes {n} argument{} ({}); {} given",
+                    name.name,
+                    if n == 1 { "" } else { "s" },
+                    part.params.join(", "),
+                    args.len()
+                ),
+            };
+            let hint = match part.params.len() {
+                0 => "a part's parameters are named in its key: `name(a, b): ...`".to_string(),
+                _ => format!(
+                    "one argument for each of `{}({})`",
+                    part.name,
+                    part.params.join(", ")
+                ),
+            };
+            self.err_hint(name.span, message, Some(hint));
             return Err(());
         }
+        let lowered: Vec<_> = args.iter().map(|a| self.expr(a, None)).collect();
+        lowered.into_iter().collect()
+    }
+
+    /// Checks a use of a part and starts lowering its text (in the part's own location in the file).
+    fn enter_part(&mut self, name: &dsl::Ident) -> Lowered<&'c PartDef> {
+        let part = self.part(&name.name).expect("called for a part");
         if self.parts_in_use.contains(&name.name) {
             self.err_hint(
                 name.span,
@@ -1970,17 +2238,34 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             return Err(());
         }
         self.parts_in_use.push(name.name.clone());
-        // The text of the rule is left for the part's and taken up again after it.
-        self.saved_texts
-            .push((self.node.take(), std::mem::take(&mut self.offsets)));
-        Ok(node)
+        // The text of the rule is left for the part's and taken up again after it, and so are the
+        // arguments its own parameters stand for: a part sees only its own.
+        for (i, _) in &self.own_params {
+            self.scopes[*i].0.clear();
+        }
+        self.saved_texts.push((
+            self.node.take(),
+            std::mem::take(&mut self.offsets),
+            std::mem::take(&mut self.standing_for),
+            std::mem::take(&mut self.own_params),
+        ));
+        Ok(part)
     }
 
     fn leave_part<T>(&mut self, lowered: Lowered<T>) -> Lowered<T> {
         self.parts_in_use.pop();
-        let (node, offsets) = self.saved_texts.pop().expect("entered");
+        // The part's parameters end with it (their slots stay taken); its own locals stay.
+        for (i, _) in &self.own_params {
+            self.scopes[*i].0.clear();
+        }
+        let (node, offsets, standing_for, own_params) = self.saved_texts.pop().expect("entered");
         self.node = node;
         self.offsets = offsets;
+        self.standing_for = standing_for;
+        self.own_params = own_params;
+        for (i, name) in &self.own_params {
+            self.scopes[*i].0.clone_from(name);
+        }
         lowered
     }
 
@@ -2478,6 +2763,7 @@ impl<'c, 'a> Lowerer<'c, 'a> {
     fn is_bare_name(&self, e: &dsl::Expr) -> bool {
         matches!(&e.kind, dsl::ExprKind::Name(n)
             if !self.scopes.iter().any(|(s, ..)| s == n) && !AMBIENT.contains(&n.as_str())
+               && !self.standing_for.iter().any(|(p, _)| p == n)
                && !self.names.params.iter().any(|(p, _)| p == n) && !self.names.vars.iter().any(|v| v.name == *n))
     }
 
@@ -2495,6 +2781,9 @@ impl<'c, 'a> Lowerer<'c, 'a> {
 
     fn name(&mut self, n: &str, span: dsl::Span, want: Option<Ty>) -> Lowered<(eng::Expr, Ty)> {
         use eng::{Ambient as A, Expr as X, Value as V};
+        if let Some((_, arg)) = self.standing_for.iter().rev().find(|(p, _)| p == n) {
+            return Ok(arg.clone());
+        }
         if let Some((_, slot, ty)) = self.scopes.iter().rev().find(|(s, ..)| s == n) {
             return Ok((X::Local(*slot), *ty));
         }
@@ -2596,6 +2885,8 @@ impl<'c, 'a> Lowerer<'c, 'a> {
             1 => Ok(candidates.into_iter().next().expect("one")),
             0 => {
                 let mut all: Vec<&str> = self.scopes.iter().map(|(s, ..)| s.as_str()).collect();
+                all.extend(self.standing_for.iter().map(|(p, _)| p.as_str()));
+                all.retain(|s| !s.is_empty()); // (the parameters of a part that has ended)
                 all.extend(AMBIENT);
                 all.extend(self.names.params.iter().map(|(p, _)| p.as_str()));
                 all.extend(self.names.vars.iter().map(|v| v.name.as_str()));
