@@ -419,6 +419,40 @@ fn a_rule_failing_while_it_runs_is_reported_at_its_line() {
     assert!(err.contains("^^^^"), "{err}");
 }
 
+#[test]
+fn spending_a_throw_not_held_is_reported_at_the_spend() {
+    let path = temp("spends-a-seven.yaml");
+    std::fs::write(
+        &path,
+        "keliya: 1\ntitle: t\nextends: chaupar\nrules:\n  double:\n    when: held(throw) > 0\n    do: |\n      spend(throw + 1)\n",
+    )
+    .expect("written");
+    let state = temp("a-double-of-sixes.json");
+    std::fs::write(
+        &state,
+        r#"{"to_move": "a", "throw": "six", "held": ["six"], "sites": {"SM6": {"a_pawn": 1}}}"#,
+    )
+    .expect("written");
+    let (p, st) = (
+        path.to_str().expect("utf-8"),
+        state.to_str().expect("utf-8"),
+    );
+    assert!(
+        keliya(&["validate", p]).status.success(),
+        "valid as written"
+    );
+    let o = keliya(&["moves", p, "--state", st]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "{p}:8:7: error: rule `double`: no throw worth 7 is held to spend"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("^^^^"), "{err}");
+}
+
 /// `simulate` and `diff --simulate` show a rule that fails in a game at its line, as `moves` does, and
 /// name the first game it fails in whatever the threads, with the options that play it again.
 #[test]
