@@ -476,61 +476,42 @@ fn pa_q4_the_delta_voids_three_equal_throws_of_a_run() {
             json!({"to_move": "south", "sites": position(json!({"S.in8": {"south_pawn": 1}}))}),
         )
     };
-    // Three 10s and a 2: whichever 10 comes to be played, it and the other two are struck out.
+    // Three 10s in a row are struck out as the third is thrown; the player throws on (a 10 throws
+    // again), and the 2 that ends the run is all he plays.
     let mut s = start();
-    s.throw("das").throw("das").throw("das").throw("do");
-    assert_eq!(s.moves(), ["use das", "use do"]);
-    s.play("use das");
-    assert_eq!(s.moves(), ["void"], "the 10 cannot be played");
-    s.play("void");
-    assert_eq!(s.count("S.in8", "south_pawn"), 1, "nothing moved");
-    assert!(
-        s.state.held.is_empty(),
-        "the three 10s are gone; the 2 is played"
-    );
+    s.throw("das").throw("das").throw("das");
+    assert!(s.state.held.is_empty(), "the three 10s are gone");
+    assert!(s.state.chance_due, "the third 10 gives a throw again");
+    s.throw("do");
     assert_eq!(s.moves(), ["S.in8-S.in6"]);
     s.play("S.in8-S.in6");
     assert_eq!(s.to_move(), "east");
-    // The 2 first: the three 10s are still void after it, and the turn passes with them.
-    let mut s = start();
-    s.throw("das").throw("das").throw("das").throw("do");
-    s.play("use do").play("S.in8-S.in6");
-    assert_eq!(s.moves(), ["void"]);
-    s.play("void");
-    assert_eq!(s.to_move(), "east");
-    // A 25 void takes its bonus 1 with it.
+    // A 25 void takes its bonus 1 with it: only the 3 is left to play.
     let mut s = start();
     s.throw("pachis")
         .throw("pachis")
         .throw("pachis")
         .throw("tin");
-    s.play("use pachis");
-    assert_eq!(s.moves(), ["void"]);
-    // Two 10s are played; a fourth 10 is kept once three are struck out.
+    assert_eq!(s.moves(), ["S.in8-S.in5"]);
+    // Two 10s are kept; so is a fourth 10 in a row once three are struck out.
     let mut s = start();
     s.throw("das").throw("das").throw("do");
-    assert!(s.can("use das") && !s.can("void"));
-    s.play("use das");
-    assert_eq!(s.moves(), ["S.in8-E.out3"]);
+    assert_eq!(s.moves(), ["use das", "use do"]);
     let mut s = start();
     s.throw("das")
         .throw("das")
         .throw("das")
         .throw("das")
         .throw("do");
-    s.play("use das").play("void");
-    s.play("use das");
-    assert_eq!(s.moves(), ["S.in8-E.out3"], "the fourth 10 moves");
-    // Equal throws with another between them count as running: the rules see the values held, not
-    // their order.
+    assert_eq!(s.moves(), ["use das", "use do"], "the fourth 10 is kept");
+    // Equal throws with another between them are not running: 10, 25, 10, 10 keeps all four.
     let mut s = start();
     s.throw("das")
         .throw("pachis")
         .throw("das")
         .throw("das")
         .throw("char");
-    s.play("use das");
-    assert_eq!(s.moves(), ["void"]);
+    assert_eq!(s.state.held.len(), 5);
 }
 
 #[test]

@@ -562,6 +562,18 @@ impl Game {
     /// that ends the run is held too, and playing the held throws begins.
     fn hold(&self, st: &mut State, outcome: u8) {
         st.held.push(outcome);
+        if let Some(n) = self.void_runs_of {
+            let n = usize::from(n);
+            let value = self.throw_row(outcome).value;
+            if st.held.len() >= n
+                && st.held[st.held.len() - n..]
+                    .iter()
+                    .all(|&r| self.throw_row(r).value == value)
+            {
+                let keep = st.held.len() - n;
+                st.held.truncate(keep);
+            }
+        }
         if self.throw_row(outcome).again && !self.throws_capped(st) {
             st.chance_due = true;
         } else {

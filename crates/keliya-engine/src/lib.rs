@@ -157,6 +157,9 @@ pub struct Game {
     /// `throws: {max_per_turn: n}`: a player throws at most n times in one turn; the nth throw gives no
     /// throw again, nor does `again()` after it.
     pub max_throws_per_turn: Option<u16>,
+    /// `throws: {void_runs_of: n}` (stored throws): when the last n throws held are of one value, the n
+    /// are struck out as the last of them is thrown; the run of throws goes on or ends as that throw says.
+    pub void_runs_of: Option<u16>,
     pub caps: Caps,
     /// The off-board site tagged `hand` owned by each player.
     pub hands: Vec<Option<SiteId>>,

@@ -176,6 +176,14 @@ impl Held {
     pub fn clear(&mut self) {
         self.0 = None;
     }
+    /// Keeps the first `len` throws.
+    pub fn truncate(&mut self, len: usize) {
+        if len == 0 {
+            self.0 = None;
+        } else if let Some(list) = &mut self.0 {
+            list.truncate(len);
+        }
+    }
 }
 
 impl std::ops::Deref for Held {

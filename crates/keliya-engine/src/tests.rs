@@ -97,6 +97,7 @@ fn three_in_a_row() -> Game {
         throws: None,
         stored_throws: false,
         max_throws_per_turn: None,
+        void_runs_of: None,
         caps: Caps {
             max_turns: Some(10),
             ..Default::default()

@@ -475,10 +475,10 @@ pub(crate) fn lower(
         );
     }
 
-    let (throws, stored_throws, max_throws_per_turn) =
+    let (throws, stored_throws, max_throws_per_turn, void_runs_of) =
         match get("throws").and_then(|t| throws(&mut cx, t)) {
-            Some((rows, stored, most)) => (Some(rows), stored, most),
-            None => (None, false, None),
+            Some((rows, stored, most, void)) => (Some(rows), stored, most, void),
+            None => (None, false, None, None),
         };
     let caps = get("caps").map(|c| caps(&mut cx, c)).unwrap_or_default();
     let limits = get("limits")
@@ -604,6 +604,7 @@ pub(crate) fn lower(
                 throws,
                 stored_throws,
                 max_throws_per_turn,
+                void_runs_of,
                 caps,
                 hands,
                 choice_names,
@@ -1679,13 +1680,21 @@ fn cross_columns(cx: &mut Cx<'_>, node: Option<&Node>) -> Option<[(String, Cross
         })
 }
 
-/// The throw table, whether throws are stored (`resolution: stored`) rather than each played in turn, and
-/// the most throws of one turn (`max_per_turn`).
-fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u16>)> {
+/// The throw table, whether throws are stored (`resolution: stored`) rather than each played in turn,
+/// the most throws of one turn (`max_per_turn`), and how many equal throws in a row are void
+/// (`void_runs_of`).
+fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u16>, Option<u16>)> {
     let e = cx.map(node, "throws")?;
     cx.check_keys(
         e,
-        &["shells", "p", "table", "resolution", "max_per_turn"],
+        &[
+            "shells",
+            "p",
+            "table",
+            "resolution",
+            "max_per_turn",
+            "void_runs_of",
+        ],
         "throws",
     );
     let max_per_turn = field(e, "max_per_turn")
@@ -1826,7 +1835,20 @@ fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u
              has `again: true` and no `max_per_turn` ends the run",
         );
     }
-    Some((rows, stored, max_per_turn))
+    // A run of equal throws is seen only among the throws held (stored throws).
+    let void_runs_of = field(e, "void_runs_of").and_then(|n| {
+        let runs = cx.int(n, "void_runs_of", 2, 1000)? as u16;
+        if !stored {
+            cx.diags.push(
+                Diagnostic::new(n.loc, "`void_runs_of` needs stored throws").hint(
+                    "equal throws in a row are held before they are played only with `resolution: stored`",
+                ),
+            );
+            return None;
+        }
+        Some(runs)
+    });
+    Some((rows, stored, max_per_turn, void_runs_of))
 }
 
 /// Probability that exactly `k` shells land mouth up when shell i does so with probability `ps[i]`.
