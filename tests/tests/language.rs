@@ -2516,6 +2516,28 @@ fn a_part_with_parameters_sets_a_local_given_by_name_and_works_out_any_other_arg
 }
 
 #[test]
+fn equal_throws_in_a_row_are_struck_out_and_a_run_left_empty_passes_the_turn() {
+    // Three throws a turn, all ones: `void_runs_of: 3` strikes the three out as the third is thrown.
+    let yaml = RACE.replace(
+        "throws:\n  shells: 2\n  table:\n    0: {name: none-up, value: 3}\n    1: {name: one-up, value: 1, again: true}\n    2: {name: two-up, value: 2}",
+        "throws:\n  resolution: stored\n  max_per_turn: 3\n  void_runs_of: 3\n  table:\n    1: {name: one, value: 1, probability: 0.5, again: true}\n    2: {name: two, value: 2, probability: 0.5, again: true}",
+    );
+    assert!(yaml.contains("void_runs_of"), "{yaml}");
+    let path = ruleset("void-runs", &yaml);
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("one").throw("one");
+    assert!(s.state.held.is_empty());
+    assert_eq!(s.moves(), ["pass"], "nothing is left to play");
+    s.play("pass");
+    assert_eq!(s.to_move(), "north");
+    // Two equal throws and another are kept, and so is a run broken by another value.
+    let mut s = Scenario::new(&path);
+    s.throw("one").throw("two").throw("one");
+    assert_eq!(s.state.held.len(), 3);
+    assert_eq!(s.moves(), ["use one", "use two"]);
+}
+
+#[test]
 fn held_counts_the_throws_still_to_play_by_value_so_a_rule_sees_a_double() {
     // Two dice, each a held throw of the turn; a rule offered only on a double.
     let yaml = RACE
