@@ -542,13 +542,15 @@ fn th_q4_held_throws_may_be_added_for_one_piece_that_stops_and_hits_only_where_t
     );
     s.play("e2-c5+2=");
     assert_eq!(s.count("c5", "p1_twin"), 1);
-    // A twin moves the total of the halves, 4 / 2 + 3 / 2 = 3, and takes no 1 (it does not move one).
-    let mut s = holding(ADDED, "p1", &["four", "three", "one"], &[("c5", "p1_twin", 1)]);
+    // A twin moves the total of the halves, 4 / 2 + 3 / 2 = 3, and takes no 1 (it does not move one);
+    // it hits the enemy twin where it ends, and throws again.
+    let placed = [("c5", "p1_twin", 1), ("a4", "p2_twin", 1)];
+    let mut s = holding(ADDED, "p1", &["four", "three", "one"], &placed);
     s.play("use four");
     assert_eq!(s.moves(), ["S1-d5+3+1", "S1-e3+1", "c5=a4+3", "c5=a5"]);
     s.play("c5=a4+3");
-    assert_eq!(s.count("a4", "p1_twin"), 1);
-    assert_eq!(s.moves(), ["S1-c1"], "the 1 not added is played next");
+    assert_eq!((s.count("a4", "p1_twin"), s.count("S2", "p2_pawn")), (1, 4));
+    assert!(s.state.chance_due && s.state.held.len() == 1, "the 1 is kept");
     // The canonical game adds nothing.
     let mut s = holding(TH, "p1", &["four", "three"], &[("c5", "p1_twin", 1)]);
     s.play("use four");
