@@ -629,7 +629,7 @@ fn the_deltas_answer_their_question() {
 fn th_random_games_end_by_their_own_rules() {
     // 1,000 seeded games of uniformly random moves, every ruleset: at most a fifth may end by a cap.
     // Measured (seed 1): canonical south 271, west 265, north 242, east 222, none capped; each-throw,
-    // centre-overshoot and two-players none capped either.
+    // centre-overshoot, added-throws and two-players none capped either.
     for name in [TH, EACH_THROW, OVERSHOOT, ADDED, TWO] {
         let c = compile(name);
         let stats = keliya_play::simulate::simulate(c.game(), 1000, 1).expect("games play");
