@@ -485,10 +485,7 @@ fn th_q4_held_throws_may_be_added_for_one_piece_that_stops_and_hits_only_where_t
     s.play("use two");
     assert_eq!(s.moves(), ["d1-e2", "d1-e5+3"]);
     s.play("d1-e5+3");
-    assert_eq!(
-        (s.count("e5", "p1_pawn"), s.count("e2", "p2_pawn")),
-        (1, 1)
-    );
+    assert_eq!((s.count("e5", "p1_pawn"), s.count("e2", "p2_pawn")), (1, 1));
     assert!(s.state.held.is_empty(), "the 3 went with the 2");
     assert_eq!(s.to_move(), "p2");
     let mut s = holding(ADDED, "p1", &["two", "three"], &placed);
@@ -550,7 +547,10 @@ fn th_q4_held_throws_may_be_added_for_one_piece_that_stops_and_hits_only_where_t
     assert_eq!(s.moves(), ["S1-d5+3+1", "S1-e3+1", "c5=a4+3", "c5=a5"]);
     s.play("c5=a4+3");
     assert_eq!((s.count("a4", "p1_twin"), s.count("S2", "p2_pawn")), (1, 4));
-    assert!(s.state.chance_due && s.state.held.len() == 1, "the 1 is kept");
+    assert!(
+        s.state.chance_due && s.state.held.len() == 1,
+        "the 1 is kept"
+    );
     // The canonical game adds nothing.
     let mut s = holding(TH, "p1", &["four", "three"], &[("c5", "p1_twin", 1)]);
     s.play("use four");
