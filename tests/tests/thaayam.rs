@@ -13,6 +13,7 @@ const TH: &str = "thaayam";
 const EACH_THROW: &str = "thaayam/each-throw";
 const OVERSHOOT: &str = "thaayam/centre-overshoot";
 const TWO: &str = "thaayam/two-players";
+const ADDED: &str = "thaayam/added-throws";
 const PLAYERS: [&str; 4] = ["p1", "p2", "p3", "p4"];
 const PALACES: [&str; 4] = ["c1", "a3", "c5", "e3"];
 
@@ -452,7 +453,7 @@ fn th_q3_the_centre_needs_the_exact_count_unless_an_overshoot_stops_there() {
 
 #[test]
 fn th_q4_each_throw_moves_one_piece_whole_and_a_piece_stops_after_each() {
-    // Held 2 and 3: no move adds them up (d1 + 5 = e4); the piece stops, and hits, after the first.
+    // Held 2 and 3: no move adds them up (d1 + 5 = e5); the piece stops, and hits, after the first.
     let mut s = Scenario::at(
         TH,
         json!({"to_move": "p1", "held": ["two", "three"],
@@ -465,6 +466,95 @@ fn th_q4_each_throw_moves_one_piece_whole_and_a_piece_stops_after_each() {
     assert_eq!(s.count("S2", "p2_pawn"), 4, "hit on the way");
     assert!(s.state.chance_due, "and a throw again, added to the held 3");
     assert_eq!(s.to_move(), "p1");
+}
+
+/// A position of `ruleset` in which `to_move` holds `held` and has chosen none of them yet.
+fn holding(ruleset: &str, to_move: &str, held: &[&str], placed: &[(&str, &str, u64)]) -> Scenario {
+    Scenario::at(
+        ruleset,
+        json!({"to_move": to_move, "held": held, "sites": sites(placed)}),
+    )
+}
+
+#[test]
+fn th_q4_held_throws_may_be_added_for_one_piece_that_stops_and_hits_only_where_the_total_ends() {
+    // The 2 played with the 3 added: d1 + 5 = e5, past the enemy on e2, which stays; both throws are
+    // used up, and the turn passes. One at a time is still a choice.
+    let placed = [("d1", "p1_pawn", 1), ("e2", "p2_pawn", 1)];
+    let mut s = holding(ADDED, "p1", &["two", "three"], &placed);
+    s.play("use two");
+    assert_eq!(s.moves(), ["d1-e2", "d1-e5+3"]);
+    s.play("d1-e5+3");
+    assert_eq!((s.count("e5", "p1_pawn"), s.count("e2", "p2_pawn")), (1, 1));
+    assert!(s.state.held.is_empty(), "the 3 went with the 2");
+    assert_eq!(s.to_move(), "p2");
+    let mut s = holding(ADDED, "p1", &["two", "three"], &placed);
+    s.play("use three");
+    assert_eq!(s.moves(), ["d1-e3", "d1-e5+2"]);
+    // Ending on an enemy hits it and throws again; any of the held throws, in any number, may be added.
+    // d1 (2) with a 4: + 4 = e4, + 4 + 1 = e5, + 4 + 4 = b5, + 4 + 4 + 1 = a5; S1 (0) needs the 1.
+    let placed = [("d1", "p1_pawn", 1), ("b5", "p2_pawn", 1)];
+    let mut s = holding(ADDED, "p1", &["four", "four", "one"], &placed);
+    assert_eq!(s.moves(), ["use four", "use one"]);
+    s.play("use four");
+    assert_eq!(
+        s.moves(),
+        [
+            "S1-c5+4+1",
+            "S1-e3+1",
+            "d1-a5+4+1",
+            "d1-b5+4",
+            "d1-e4",
+            "d1-e5+1"
+        ]
+    );
+    s.play("d1-b5+4");
+    assert_eq!((s.count("b5", "p1_pawn"), s.count("S2", "p2_pawn")), (1, 4));
+    assert!(s.state.chance_due, "a hit throws again");
+    assert_eq!(s.state.held.len(), 1, "the 1 not added is still held");
+    // A 1 among the throws added brings a piece on: S1 + 1 + 4 = e3; a 4 alone does not.
+    let mut s = holding(ADDED, "p1", &["four", "one"], &[]);
+    s.play("use four");
+    assert_eq!(s.moves(), ["S1-e3+1"]);
+    s.play("S1-e3+1");
+    assert_eq!(s.count("e3", "p1_pawn"), 1);
+    let s = holding(ADDED, "p1", &["four", "two"], &[]);
+    assert_eq!(s.moves(), ["use four", "use two"]);
+    for t in ["use four", "use two"] {
+        let mut s = holding(ADDED, "p1", &["four", "two"], &[]);
+        s.play(t);
+        assert_eq!(s.moves(), ["pass"], "{t}");
+    }
+    // No total carries a piece past the centre, nor bears it off: c2 (24) + 1 + 1 would. The pieces off
+    // the board come on with a 1, and may go on with the other.
+    let s = holding(ADDED, "p1", &["one", "one"], &[("c2", "p1_pawn", 1)]);
+    assert_eq!(s.moves(), ["S1-c1", "S1-d1+1", "c2-c3"]);
+    // A total may end on the far palace and join a piece there as a twin.
+    let placed = [("e2", "p1_pawn", 1), ("c5", "p1_pawn", 1)];
+    let mut s = holding(ADDED, "p1", &["two", "three"], &placed);
+    s.play("use three");
+    assert_eq!(
+        s.moves(),
+        ["c5-a2+2", "c5-a4", "e2-c5+2", "e2-c5+2=", "e2-e5"]
+    );
+    s.play("e2-c5+2=");
+    assert_eq!(s.count("c5", "p1_twin"), 1);
+    // A twin moves the total of the halves, 4 / 2 + 3 / 2 = 3, and takes no 1 (it does not move one);
+    // it hits the enemy twin where it ends, and throws again.
+    let placed = [("c5", "p1_twin", 1), ("a4", "p2_twin", 1)];
+    let mut s = holding(ADDED, "p1", &["four", "three", "one"], &placed);
+    s.play("use four");
+    assert_eq!(s.moves(), ["S1-d5+3+1", "S1-e3+1", "c5=a4+3", "c5=a5"]);
+    s.play("c5=a4+3");
+    assert_eq!((s.count("a4", "p1_twin"), s.count("S2", "p2_pawn")), (1, 4));
+    assert!(
+        s.state.chance_due && s.state.held.len() == 1,
+        "the 1 is kept"
+    );
+    // The canonical game adds nothing.
+    let mut s = holding(TH, "p1", &["four", "three"], &[("c5", "p1_twin", 1)]);
+    s.play("use four");
+    assert_eq!(s.moves(), ["c5=a5"]);
 }
 
 #[test]
@@ -510,7 +600,12 @@ fn th_q8_two_players_face_each_other() {
 
 #[test]
 fn the_deltas_answer_their_question() {
-    for (name, q) in [(EACH_THROW, "TH-Q1"), (OVERSHOOT, "TH-Q3"), (TWO, "TH-Q8")] {
+    for (name, q) in [
+        (EACH_THROW, "TH-Q1"),
+        (OVERSHOOT, "TH-Q3"),
+        (ADDED, "TH-Q4"),
+        (TWO, "TH-Q8"),
+    ] {
         let c = compile(name);
         assert_eq!(c.info.chain.len(), 2, "{name}: {:?}", c.info.chain);
         assert!(c.info.description.contains(q), "{name}");
@@ -534,8 +629,8 @@ fn the_deltas_answer_their_question() {
 fn th_random_games_end_by_their_own_rules() {
     // 1,000 seeded games of uniformly random moves, every ruleset: at most a fifth may end by a cap.
     // Measured (seed 1): canonical south 271, west 265, north 242, east 222, none capped; each-throw,
-    // centre-overshoot and two-players none capped either.
-    for name in [TH, EACH_THROW, OVERSHOOT, TWO] {
+    // centre-overshoot, added-throws and two-players none capped either.
+    for name in [TH, EACH_THROW, OVERSHOOT, ADDED, TWO] {
         let c = compile(name);
         let stats = keliya_play::simulate::simulate(c.game(), 1000, 1).expect("games play");
         assert_eq!(stats.games, 1000);
