@@ -392,23 +392,20 @@ fn cpq3_in_the_delta_two_pieces_together_move_as_one_on_a_double_and_three_on_a_
     assert_eq!((s.count("SR1", "b_pawn"), s.count("E0", "b_pawn")), (0, 1));
     assert_eq!(s.moves(), ["SM6-SM7", "SR1-EL1"], "the one, on its own");
     // Into the middle row on the way in, and home by the exact count, together.
-    let mut s = at(
-        JOINT,
-        "a",
-        "one",
-        &["one", "six"],
-        json!({"SL7": {"a_pawn": 2}, "SM2": {"a_inner": 2}}),
-    );
+    let two_pairs = || {
+        at(
+            JOINT,
+            "a",
+            "one",
+            &["one", "six"],
+            json!({"SL7": {"a_pawn": 2}, "SM2": {"a_inner": 2}}),
+        )
+    };
+    let mut s = two_pairs();
     assert!(s.can("SL7-SM8x2") && s.can("SM2-CHx2"), "{:?}", s.moves());
     s.play("SL7-SM8x2");
     assert_eq!(s.count("SM8", "a_inner"), 2);
-    let mut s = at(
-        JOINT,
-        "a",
-        "one",
-        &["one", "six"],
-        json!({"SL7": {"a_pawn": 2}, "SM2": {"a_inner": 2}}),
-    );
+    let mut s = two_pairs();
     s.play("SM2-CHx2");
     assert_eq!(s.count("CH", "a_pawn"), 2);
     // No double held, or no two pieces of one player and kind together: one at a time only.
