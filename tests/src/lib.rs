@@ -194,7 +194,7 @@ pub fn random_endings(game: &Game, seed: u64, games: u64) -> Vec<(State, String)
     (0..games)
         .map(|i| {
             let st = random_game(game, seed, i);
-            let reason = st.result.as_ref().expect("over").reason.clone();
+            let reason = st.result.as_ref().expect("over").reason;
             let keliya_engine::Reason::End(e) = reason else {
                 panic!("game {i} ended by an engine cap: {reason:?}")
             };

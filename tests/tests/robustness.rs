@@ -88,13 +88,16 @@ fn write_case(name: &str, yaml: &str) -> std::path::PathBuf {
     path
 }
 
+/// A name and the text of a tree of that shape `n` levels deep.
+type Shape = (&'static str, fn(usize) -> String);
+
 /// Conditions as deep as the rules language allows load and play on a test thread's small stack (every
 /// pass over the tree, from lowering to evaluating, recurses along it), and chains of operators far
 /// deeper, which used to overflow the stack, are refused with the limit and a place.
 #[test]
 fn the_deepest_conditions_load_and_play_and_deeper_ones_are_refused() {
     let limit = keliya_dsl::MAX_DEPTH;
-    let shapes: [(&str, fn(usize) -> String); 4] = [
+    let shapes: [Shape; 4] = [
         // A variable at every leaf, so that the sum is evaluated in play, not folded when loaded.
         ("sum", |n| {
             format!("{} >= 0", vec!["captures[prey]"; n / 2].join(" + "))

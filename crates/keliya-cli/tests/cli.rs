@@ -1686,7 +1686,7 @@ fn mutate(text: &str, next: &mut impl FnMut() -> u64) -> String {
                 return text.to_string();
             }
             let at = pick(lines.len(), next);
-            if next() % 2 == 0 {
+            if next().is_multiple_of(2) {
                 lines.remove(at);
             } else {
                 let copy = lines[at].clone();
@@ -1702,7 +1702,7 @@ fn mutate(text: &str, next: &mut impl FnMut() -> u64) -> String {
             }
             let at = spots[pick(spots.len(), next)];
             let end = text[at..]
-                .find(|c: char| c == '\n' || c == ',' || c == '}' || c == ']')
+                .find(['\n', ',', '}', ']'])
                 .map_or(text.len(), |e| at + e);
             return format!(
                 "{}{}{}",

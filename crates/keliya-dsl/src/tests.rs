@@ -176,13 +176,16 @@ fn random_token_soup_never_panics_and_round_trips_when_it_parses() {
     );
 }
 
+/// A name and the text of a tree of that shape `n` levels deep.
+type Shape = (&'static str, fn(usize) -> String);
+
 /// Every way a tree grows deep without brackets (a chain of operators, of `not`s, of `-`s, of `else if`s)
 /// is refused past the one depth limit, at the place where it goes too deep, and everything at the limit
 /// parses and prints: the parser builds the chains without recursing per operator.
 #[test]
 fn deep_trees_are_refused_at_one_limit_wherever_they_grow() {
     let limit = parse::MAX_DEPTH;
-    let chains: [(&str, fn(usize) -> String); 6] = [
+    let chains: [Shape; 6] = [
         ("sum", |n| vec!["1"; n + 1].join(" + ")),
         ("and", |n| vec!["x"; n + 1].join(" and ")),
         ("not", |n| "not ".repeat(n) + "true"),

@@ -235,7 +235,7 @@ impl Successors {
     /// never passed by much), so that the small searches of a playout pay next to nothing for it.
     #[inline]
     fn weigh(&mut self) {
-        if self.groups.len() % 64 == 0 || self.entries.len() >= 1 << 20 {
+        if self.groups.len().is_multiple_of(64) || self.entries.len() >= 1 << 20 {
             self.over = self.bytes() > Self::MAX_BYTES;
         }
     }

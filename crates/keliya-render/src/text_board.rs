@@ -278,11 +278,10 @@ fn pits(game: &Game, st: &State, style: Style, notes: &[String]) -> String {
         if let Some(note) = owner
             .and_then(|o| notes.get(o as usize))
             .filter(|n| !n.is_empty())
+            && all_beside
         {
-            if all_beside {
-                line.push_str(&format!(" {note}"));
-                beside.push(owner);
-            }
+            line.push_str(&format!(" {note}"));
+            beside.push(owner);
         }
         out.push_str(&line);
         out.push('\n');

@@ -1680,10 +1680,13 @@ fn cross_columns(cx: &mut Cx<'_>, node: Option<&Node>) -> Option<[(String, Cross
         })
 }
 
+/// What `throws:` says: the table, stored or not, the most throws a turn, the equal throws in a row void.
+type Throws = (Vec<ThrowRow>, bool, Option<u16>, Option<u16>);
+
 /// The throw table, whether throws are stored (`resolution: stored`) rather than each played in turn,
 /// the most throws of one turn (`max_per_turn`), and how many equal throws in a row are void
 /// (`void_runs_of`).
-fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<(Vec<ThrowRow>, bool, Option<u16>, Option<u16>)> {
+fn throws(cx: &mut Cx<'_>, node: &Node) -> Option<Throws> {
     let e = cx.map(node, "throws")?;
     cx.check_keys(
         e,
