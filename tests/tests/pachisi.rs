@@ -276,13 +276,17 @@ fn pa8_a_25_brings_a_bonus_1_and_only_it_enters_a_piece() {
 
 #[test]
 fn pa9_an_opponent_hit_off_a_castle_goes_back_to_the_charkoni() {
-    let mut s = at(
-        PA,
-        "south",
+    // South throws `throw` in the position `sites` and plays `mv`.
+    let played = |throw: &str, sites: Value, mv: &str| {
+        let mut s = at(PA, "south", throw, sites);
+        s.play(mv);
+        s
+    };
+    let s = played(
         "tin",
         json!({"S.in3": {"south_pawn": 1}, "E.out1": {"east_pawn": 1}}),
+        "S.in3-E.out1",
     );
-    s.play("S.in3-E.out1");
     assert_eq!(
         (s.count("E.out1", "east_pawn"), s.count("CH", "east_pawn")),
         (0, 4)
@@ -290,43 +294,27 @@ fn pa9_an_opponent_hit_off_a_castle_goes_back_to_the_charkoni() {
     assert_eq!(s.count("E.out1", "south_pawn"), 1);
     assert_eq!(s.state.captures, 1);
     // On a castle (E.out5) both stand together.
-    let mut s = at(
-        PA,
-        "south",
+    let s = played(
         "do",
         json!({"E.out3": {"south_pawn": 1}, "E.out5": {"west_pawn": 1}}),
+        "E.out3-E.out5",
     );
-    s.play("E.out3-E.out5");
-    assert_eq!(
-        (
-            s.count("E.out5", "west_pawn"),
-            s.count("E.out5", "south_pawn")
-        ),
-        (1, 1)
-    );
+    let both =
+        |s: &Scenario, site: &str, other: &str| (s.count(site, other), s.count(site, "south_pawn"));
+    assert_eq!(both(&s, "E.out5", "west_pawn"), (1, 1));
     // A partner's piece is never hit.
-    let mut s = at(
-        PA,
-        "south",
+    let s = played(
         "do",
         json!({"E.out1": {"south_pawn": 1}, "E.out3": {"north_pawn": 1}}),
+        "E.out1-E.out3",
     );
-    s.play("E.out1-E.out3");
-    assert_eq!(
-        (
-            s.count("E.out3", "north_pawn"),
-            s.count("E.out3", "south_pawn")
-        ),
-        (1, 1)
-    );
+    assert_eq!(both(&s, "E.out3", "north_pawn"), (1, 1));
     // A piece of east on its way home, on the tip of his own middle column, is hit like any other.
-    let mut s = at(
-        PA,
-        "south",
+    let s = played(
         "do",
         json!({"E.out7": {"south_pawn": 1}, "E.mid8": {"east_home": 1}}),
+        "E.out7-E.mid8",
     );
-    s.play("E.out7-E.mid8");
     assert_eq!(
         (s.count("E.mid8", "east_home"), s.count("CH", "east_pawn")),
         (0, 4)
