@@ -830,20 +830,19 @@ impl Game {
         limit: usize,
         found: &mut Successors,
     ) -> Result<(), EngineError> {
-        // A run of throws struck out to the last (`void_runs_of`) leaves nothing to play: the turn passes.
-        if self.void_runs_of.is_some()
-            && st.throw.is_none()
-            && st.held.is_empty()
-            && st.turn_throws > 0
-        {
-            return Ok(());
-        }
-        // Throws are held and none is being played: the only moves choose which to play next.
-        if st.throw.is_none() && !st.held.is_empty() {
-            if !fallback {
-                found.push_takes(&st.held, limit);
+        if st.throw.is_none() {
+            // Throws are held and none is being played: the only moves choose which to play next.
+            if !st.held.is_empty() {
+                if !fallback {
+                    found.push_takes(&st.held, limit);
+                }
+                return Ok(());
             }
-            return Ok(());
+            // A run of throws struck out to the last (`void_runs_of`) leaves nothing to play: the
+            // turn passes.
+            if self.void_runs_of.is_some() && st.turn_throws > 0 {
+                return Ok(());
+            }
         }
         let mut search = Executor::new(self, Mode::Search, keep_changes, found);
         search.set_limit(limit);
