@@ -632,13 +632,7 @@ impl<'a> Run<'a> {
     /// [`Run::effect`]: few rulesets spend, and the executor's loop stays as it was for the others.)
     #[inline(never)]
     fn spend(&self, st: &mut Scratch, want: i64, at: usize) -> Result<(), Box<EngineError>> {
-        let worth = |row: u8| {
-            self.game
-                .throws
-                .as_ref()
-                .and_then(|rows| rows.get(row as usize))
-                .is_some_and(|r| r.value == want)
-        };
+        let worth = |row: u8| self.game.throw_row(row).value == want;
         let Some(index) = st.held.iter().position(|&row| worth(row)) else {
             return Err(self.error(at, format!("no throw worth {want} is held to spend")));
         };
