@@ -44,6 +44,7 @@ macro_rules! err {
 }
 
 mod bench;
+mod compile;
 mod diagnostics;
 mod diff;
 mod failure;
@@ -199,6 +200,22 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Add up the shards of one run (`simulate --shard K/N`): their statistics, or their records.
     Merge(merge::MergeArgs),
+    /// Generate Rust from rulesets' rules for the next build to run compiled (bundled rulesets are
+    /// compiled already; a ruleset that rewrites rules needs this and a rebuild to run at compiled speed).
+    #[command(
+        after_help = "Examples:\n  keliya compile my-variant.yaml && cargo install --path crates/keliya-cli\n  keliya compile --bundled"
+    )]
+    Compile {
+        /// Ruleset files or names, all at once (each run replaces the module of the last).
+        #[arg(required_unless_present = "bundled")]
+        rulesets: Vec<String>,
+        /// Regenerate the bundled rulesets' module (after editing a bundled ruleset's rules).
+        #[arg(long, conflicts_with = "rulesets")]
+        bundled: bool,
+        /// Write here instead of the engine's source (crates/keliya-engine/src/compiled/).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Examples:\n  keliya completions bash > ~/.local/share/bash-completion/completions/keliya\n  keliya completions zsh > ~/.zfunc/_keliya"
@@ -386,6 +403,11 @@ pub(crate) fn read_state(
 fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
         Command::List { long, json } => show::list(long, json),
+        Command::Compile {
+            rulesets,
+            bundled,
+            output,
+        } => compile::run(&rulesets, bundled, output),
         Command::Validate { rulesets, json } => validate::run(&rulesets, json),
         Command::Show {
             ruleset,

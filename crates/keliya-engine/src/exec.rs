@@ -16,7 +16,7 @@
 
 use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
 use crate::ir::*;
-use crate::program::{ChoiceNode, Op, Options, Program};
+use crate::program::{Backend, ChoiceNode, Op, Options, Program};
 use crate::run::{Frame, Listing, Run, Scratch};
 use crate::state::Outcome;
 use crate::{Game, PlayerId};
@@ -58,7 +58,7 @@ pub(crate) struct Executor<'g, 's> {
     /// The `for` loops the path is in, innermost last.
     frames: SmallVec<[Frame; 2]>,
     /// The options of every choice point and loop on the path, each a range of this list, innermost last.
-    options: Vec<[Value; 2]>,
+    pub(crate) options: Vec<[Value; 2]>,
     keep_changes: bool,
     /// The options of the choice points followed so far (each a path explored further), and the most
     /// that may be followed, or found as moves, in one search (`Game::max_options_per_position`):
@@ -69,7 +69,7 @@ pub(crate) struct Executor<'g, 's> {
     /// The length of `found` past which this search has found too many moves.
     found_most: usize,
     /// The last choice point reached (its place in the rules), where finding too many moves is shown.
-    choice_at: usize,
+    pub(crate) choice_at: usize,
     /// The trail's length when the rule began: a path's changes are the trail after it.
     start: usize,
     limit: usize,
@@ -197,6 +197,17 @@ impl<'g, 's> Executor<'g, 's> {
                 found.push_paused_start(head, (&run.locals, run.steps));
             }
             return Ok(());
+        }
+        // A search the generated code can make (compiled.rs): the same moves, found without the run.
+        if let Some(search) = program.compiled
+            && self.mode == Mode::Search
+            && self.keep_changes
+            && self.game.programs.backend == Backend::Compiled
+        {
+            let options = self.options.len();
+            let done = search(self, st, program);
+            self.options.truncate(options);
+            return done;
         }
         let options = self.options.len();
         let done = self.run_from(&mut run, st, 0);
@@ -498,6 +509,50 @@ impl<'g, 's> Executor<'g, 's> {
         let options = self.options.get(start..end).unwrap_or_default();
         if let Some(found) = &mut self.found {
             found.push_options(head, point, options, (&run.locals, run.steps));
+        }
+    }
+}
+
+/// What generated searches (compiled.rs) call: the executor's bookkeeping of a search, the same
+/// for both backends.
+impl<'g> Executor<'g, '_> {
+    #[inline(always)]
+    pub(crate) fn game(&self) -> &'g Game {
+        self.game
+    }
+
+    /// Counts the `listed` options of a choice point that is not last against the bound on a search,
+    /// as [`Executor::choose`] does.
+    #[inline]
+    pub(crate) fn follow(&mut self, listed: usize, at: usize) -> Done {
+        self.followed += listed;
+        if self.followed > self.most {
+            return Err(too_many_options(&Run::new(self.game, self.rule), at, self.most));
+        }
+        Ok(())
+    }
+
+    /// [`Executor::paused_leaves`] for a run that has changed nothing but its choices' variables:
+    /// one move per option listed from `start` on, each paused at choice point `point` with `locals`.
+    #[inline]
+    pub(crate) fn pause_fresh(
+        &mut self,
+        path: &[Choice],
+        point: u16,
+        locals: &[Value],
+        start: usize,
+    ) {
+        let room = self.limit.saturating_sub(self.found_len());
+        let end = self.options.len().min(start.saturating_add(room));
+        let head = Head {
+            rule: self.rule,
+            path,
+            preference: 0,
+            decided: Decided::default(),
+        };
+        let options = self.options.get(start..end).unwrap_or_default();
+        if let Some(found) = &mut self.found {
+            found.push_options(head, point, options, (locals, 0));
         }
     }
 }

@@ -49,7 +49,9 @@ impl Game {
             });
         }
         self.rules = rules;
+        let backend = self.programs.backend;
         self.programs = Programs::of(programs);
+        self.programs.backend = backend;
         self.prefers = self.ranks_moves();
         let mut ends = std::mem::take(&mut self.ends);
         for end in &mut ends {

@@ -9,7 +9,9 @@
 //! no I/O and no parsing; its hot types carry no serde.
 
 pub mod builtins;
+pub mod codegen;
 mod compile;
+mod compiled;
 mod counts;
 mod eval;
 mod exec;
@@ -22,7 +24,7 @@ mod state;
 
 pub use interp::{Choice, EngineError, Move, PASS_RULE, Successor, Successors};
 pub use ir::*;
-pub use program::Programs;
+pub use program::{Backend, Programs};
 pub use state::{CapKind, Held, History, Outcome, Reason, State};
 
 use keliya_board::{Board, SiteId};

@@ -127,6 +127,9 @@ pub(crate) struct Program {
     pub(crate) whole: bool,
     /// The index of the `End` operation.
     pub(crate) end: u32,
+    /// The search generated from this program, when there is one (compiled.rs): found by the key of
+    /// its text when the program is built.
+    pub(crate) compiled: Option<crate::compiled::Search>,
 }
 
 impl Program {
@@ -138,6 +141,7 @@ impl Program {
         locals: 0,
         whole: false,
         end: 0,
+        compiled: None,
     };
 
     /// The program of `body`, with `locals` locals. `prepared`: a search may pause and options are
@@ -169,14 +173,19 @@ impl Program {
         for (c, then) in choices.iter_mut().zip(paused_at) {
             c.then_pauses = then;
         }
-        Program {
+        let mut program = Program {
             ops: b.ops,
             choices,
             loops: b.loops,
             locals,
             whole: prepared && !forks_or_ranks(body),
             end,
+            compiled: None,
+        };
+        if prepared {
+            program.compiled = crate::compiled::search_for(&program);
         }
+        program
     }
 
     /// The last choice node with id `point`, where a search paused a move.
@@ -443,13 +452,49 @@ pub(crate) struct RulePrograms {
 #[derive(Clone, Debug, Default)]
 pub struct Programs {
     built: OnceLock<Arc<[RulePrograms]>>,
+    pub(crate) backend: Backend,
 }
 
 impl Programs {
     pub(crate) fn of(rules: Vec<RulePrograms>) -> Programs {
         let built = OnceLock::new();
         let _ = built.set(rules.into());
-        Programs { built }
+        Programs {
+            built,
+            backend: Backend::default(),
+        }
+    }
+}
+
+/// What runs a prepared rule's search: the executor over its program, or the Rust generated from
+/// that program (compiled.rs) where there is some. Both find the same moves in the same order; the
+/// differential test holds them to it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// The executor (exec.rs) runs every rule: the reference.
+    Vm,
+    /// Generated code searches the rules it was generated for; the executor runs the rest.
+    #[default]
+    Compiled,
+}
+
+impl Backend {
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Vm => "vm",
+            Backend::Compiled => "compiled",
+        }
+    }
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Backend, String> {
+        match s {
+            "vm" => Ok(Backend::Vm),
+            "compiled" => Ok(Backend::Compiled),
+            _ => Err(format!("no backend `{s}`: `vm` or `compiled`")),
+        }
     }
 }
 
@@ -479,7 +524,31 @@ impl Game {
     /// Forgets the prepared programs, after the rules were changed by hand: the next use builds them
     /// anew from the rules as they are then, with no pausing.
     pub fn forget_programs(&mut self) {
-        self.programs = Programs::default();
+        self.programs = Programs {
+            backend: self.programs.backend,
+            ..Programs::default()
+        };
+    }
+
+    /// Chooses what runs the rules' searches (see [`Backend`]); the moves found are the same.
+    pub fn set_backend(&mut self, backend: Backend) {
+        self.programs.backend = backend;
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.programs.backend
+    }
+
+    /// How many of the rules' programs (one per rule, or one per player for a rule folded for each
+    /// mover) have a generated search, of how many.
+    pub fn compiled_programs(&self) -> (usize, usize) {
+        let all = self
+            .programs()
+            .iter()
+            .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover));
+        all.fold((0, 0), |(compiled, total), p| {
+            (compiled + usize::from(p.compiled.is_some()), total + 1)
+        })
     }
 
     /// For a rule any player may use that reads `mover`, its body folded for each player, with the number

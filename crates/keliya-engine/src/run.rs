@@ -2,7 +2,7 @@
 //! a choice point, and the effects and assignments that change the position. Choice points and loops are
 //! driven by the executor (`exec.rs`), which forks a run at every choice point.
 
-use keliya_board::{Reach, SiteId};
+use keliya_board::SiteId;
 
 use crate::compile::Scope;
 use crate::exec::Decided;
@@ -509,11 +509,8 @@ impl<'a> Run<'a> {
         };
         let start = items.len();
         // A drop's `sites() where empty(x)`: the vacant points straight from the bit sets.
-        if let (Domain::Sites, Some(SiteTest::One(SiteIs::Empty(0)))) = (domain, plan.test)
-            && let (Some(playing), Some(occupied)) =
-                (g.board.playing_bits(), st.counts.occupied_sites())
-        {
-            list_bits(playing & !occupied, items);
+        if let (Domain::Sites, Some(SiteTest::One(SiteIs::Empty(0)))) = (domain, plan.test) {
+            listings::vacant(g, st, items);
             return Ok(());
         }
         match domain {
@@ -529,15 +526,7 @@ impl<'a> Run<'a> {
                     e => self.eval(st, e)?,
                 };
                 if let Value::Piece(p) = piece {
-                    if let (Some(playing), Some(with)) =
-                        (g.board.playing_bits(), st.counts.sites_with(p as usize))
-                    {
-                        list_bits(playing & with, items);
-                    } else {
-                        let k = g.piece_count();
-                        let holds = |s: SiteId| st.counts[s as usize * k + p as usize] > 0;
-                        list_sites(g.board.playing_list(), holds, items);
-                    }
+                    listings::sites_with(g, st, p, items);
                 }
             }
             Domain::Neighbours(e) => {
@@ -839,54 +828,12 @@ impl<'e> Listing<'e> {
             // The two commonest listings of the hunt games, each test inlined for its case.
             Direct::Steps(x) => {
                 if let Some(s) = from(x) {
-                    let near = g.board.neighbours(s);
-                    match st.counts.occupied_sites() {
-                        // From the bit sets, where they tell the answer whole: a piece hemmed in
-                        // (common once the board fills), one way out, or every way open. Each
-                        // neighbour once in the list, so that its bits say the same as the list.
-                        Some(occupied) if g.board.neighbour_bits_exact() => {
-                            let reach = g.board.reach(s).neighbours;
-                            let free = reach & !occupied;
-                            if free & free.wrapping_sub(1) == 0 {
-                                if free != 0 {
-                                    let to = free.trailing_zeros() as SiteId;
-                                    items.push([Value::Site(to), Value::None]);
-                                }
-                            } else if free == reach {
-                                items.extend(near.iter().map(|&to| [Value::Site(to), Value::None]));
-                            } else {
-                                for &to in near {
-                                    if occupied >> to & 1 == 0 {
-                                        items.push([Value::Site(to), Value::None]);
-                                    }
-                                }
-                            }
-                        }
-                        _ => {
-                            for &to in near {
-                                if st.site_is_empty(g, to) {
-                                    items.push([Value::Site(to), Value::None]);
-                                }
-                            }
-                        }
-                    }
+                    listings::steps(g, st, s, items);
                 }
             }
             Direct::Leaps(x, piece) => {
-                // (Most turns a hunter has no leap: no piece to go over, or nowhere to land.)
-                let possible = |reach: Reach| {
-                    (reach.leaps_over & st.counts.holding_or_all(piece as usize) != 0)
-                        & (reach.leaps_land & st.counts.vacant_or_all() != 0)
-                };
-                if let Some(s) = from(x)
-                    && possible(g.board.reach(s))
-                {
-                    for &(over, to) in g.board.leaps(s) {
-                        // Both tested, without a branch between them (neither has an effect).
-                        if (st.count(g, over, piece) > 0) & st.site_is_empty(g, to) {
-                            items.push([Value::Site(over), Value::Site(to)]);
-                        }
-                    }
+                if let Some(s) = from(x) {
+                    listings::leaps(g, st, s, piece, items);
                 }
             }
             Direct::Tested(x, test) => {
@@ -970,6 +917,128 @@ impl SiteIs {
             SiteIs::Empty(i) => matches!(values[i], Value::Site(s) if st.site_is_empty(g, s)),
             SiteIs::Has(i, piece) => {
                 matches!(values[i], Value::Site(s) if st.count(g, s, piece) > 0)
+            }
+        }
+    }
+}
+
+/// A listing that generated code makes without the executor (codegen.rs): the plans of
+/// [`listings`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Shape {
+    /// `sites() where empty(x)`.
+    Vacant,
+    /// `sites_with(piece)`, no filter.
+    SitesWith(PieceId),
+    /// `neighbours(x) where empty(to)`, `x` a local.
+    Steps(u16),
+    /// `leaps(x) where has(over, piece) and empty(to)`, `x` a local.
+    Leaps(u16, PieceId),
+}
+
+impl Shape {
+    /// The shape of a choice's listing, if it has one of [`listings`].
+    pub(crate) fn of(domain: &Domain, filter: Option<&Expr>, plan: ListPlan) -> Option<Shape> {
+        match (domain, filter, plan.test, plan.direct) {
+            (_, _, _, Direct::Steps(x)) => Some(Shape::Steps(x)),
+            (_, _, _, Direct::Leaps(x, piece)) => Some(Shape::Leaps(x, piece)),
+            (Domain::Sites, Some(_), Some(SiteTest::One(SiteIs::Empty(0))), _) => Some(Shape::Vacant),
+            (Domain::SitesWith(Expr::Const(Value::Piece(p))), None, _, _) => {
+                Some(Shape::SitesWith(*p))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The listings of the commonest plans, shared by the executor and the generated code (codegen.rs):
+/// one implementation each, so that the two backends list the same options in the same order.
+pub(crate) mod listings {
+    use super::{list_bits, list_sites};
+    use crate::ir::Value;
+    use crate::state::State;
+    use crate::{Game, PieceId};
+    use keliya_board::{Reach, SiteId};
+
+    /// `sites() where empty(x)`: the vacant on-board sites, from the bit sets where they are kept.
+    #[inline]
+    pub(crate) fn vacant(g: &Game, st: &State, items: &mut Vec<[Value; 2]>) {
+        match (g.board.playing_bits(), st.counts.occupied_sites()) {
+            (Some(playing), Some(occupied)) => list_bits(playing & !occupied, items),
+            _ => list_sites(g.board.playing_list(), |s| st.site_is_empty(g, s), items),
+        }
+    }
+
+    /// `sites_with(piece)`: the on-board sites holding the piece.
+    #[inline]
+    pub(crate) fn sites_with(g: &Game, st: &State, piece: PieceId, items: &mut Vec<[Value; 2]>) {
+        if let (Some(playing), Some(with)) =
+            (g.board.playing_bits(), st.counts.sites_with(piece as usize))
+        {
+            list_bits(playing & with, items);
+        } else {
+            let k = g.piece_count();
+            let holds = |s: SiteId| st.counts[s as usize * k + piece as usize] > 0;
+            list_sites(g.board.playing_list(), holds, items);
+        }
+    }
+
+    /// `neighbours(s) where empty(to)`: a step to a vacant point.
+    #[inline]
+    pub(crate) fn steps(g: &Game, st: &State, s: SiteId, items: &mut Vec<[Value; 2]>) {
+        let near = g.board.neighbours(s);
+        match st.counts.occupied_sites() {
+            // From the bit sets, where they tell the answer whole: a piece hemmed in (common once
+            // the board fills), one way out, or every way open. Each neighbour once in the list, so
+            // that its bits say the same as the list.
+            Some(occupied) if g.board.neighbour_bits_exact() => {
+                let reach = g.board.reach(s).neighbours;
+                let free = reach & !occupied;
+                if free & free.wrapping_sub(1) == 0 {
+                    if free != 0 {
+                        let to = free.trailing_zeros() as SiteId;
+                        items.push([Value::Site(to), Value::None]);
+                    }
+                } else if free == reach {
+                    items.extend(near.iter().map(|&to| [Value::Site(to), Value::None]));
+                } else {
+                    for &to in near {
+                        if occupied >> to & 1 == 0 {
+                            items.push([Value::Site(to), Value::None]);
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &to in near {
+                    if st.site_is_empty(g, to) {
+                        items.push([Value::Site(to), Value::None]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// `leaps(s) where has(over, piece) and empty(to)`: a leap over a piece onto a vacant point.
+    #[inline]
+    pub(crate) fn leaps(
+        g: &Game,
+        st: &State,
+        s: SiteId,
+        piece: PieceId,
+        items: &mut Vec<[Value; 2]>,
+    ) {
+        // (Most turns a hunter has no leap: no piece to go over, or nowhere to land.)
+        let possible = |reach: Reach| {
+            (reach.leaps_over & st.counts.holding_or_all(piece as usize) != 0)
+                & (reach.leaps_land & st.counts.vacant_or_all() != 0)
+        };
+        if possible(g.board.reach(s)) {
+            for &(over, to) in g.board.leaps(s) {
+                // Both tested, without a branch between them (neither has an effect).
+                if (st.count(g, over, piece) > 0) & st.site_is_empty(g, to) {
+                    items.push([Value::Site(over), Value::Site(to)]);
+                }
             }
         }
     }
