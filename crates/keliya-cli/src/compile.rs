@@ -35,7 +35,11 @@ pub fn bundled_module() -> Result<String, CliError> {
 
 pub fn run(rulesets: &[String], bundled: bool, output: Option<PathBuf>) -> Result<(), CliError> {
     let (text, default_name, what) = if bundled {
-        (bundled_module()?, "bundled.rs", "the bundled rulesets".to_string())
+        (
+            bundled_module()?,
+            "bundled.rs",
+            "the bundled rulesets".to_string(),
+        )
     } else {
         let mut games = Vec::new();
         for r in rulesets {

@@ -527,7 +527,11 @@ impl<'g> Executor<'g, '_> {
     pub(crate) fn follow(&mut self, listed: usize, at: usize) -> Done {
         self.followed += listed;
         if self.followed > self.most {
-            return Err(too_many_options(&Run::new(self.game, self.rule), at, self.most));
+            return Err(too_many_options(
+                &Run::new(self.game, self.rule),
+                at,
+                self.most,
+            ));
         }
         Ok(())
     }

@@ -942,7 +942,9 @@ impl Shape {
         match (domain, filter, plan.test, plan.direct) {
             (_, _, _, Direct::Steps(x)) => Some(Shape::Steps(x)),
             (_, _, _, Direct::Leaps(x, piece)) => Some(Shape::Leaps(x, piece)),
-            (Domain::Sites, Some(_), Some(SiteTest::One(SiteIs::Empty(0))), _) => Some(Shape::Vacant),
+            (Domain::Sites, Some(_), Some(SiteTest::One(SiteIs::Empty(0))), _) => {
+                Some(Shape::Vacant)
+            }
             (Domain::SitesWith(Expr::Const(Value::Piece(p))), None, _, _) => {
                 Some(Shape::SitesWith(*p))
             }
