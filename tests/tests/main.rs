@@ -1,6 +1,7 @@
 //! The one integration test binary: every module below is a group of tests.
 
 mod architecture;
+mod backends;
 mod bad_input;
 mod bagh_chal;
 mod bagh_guti;

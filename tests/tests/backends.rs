@@ -1,0 +1,155 @@
+//! The two backends of a prepared game (the executor, and the searches generated from its programs,
+//! keliya-engine's codegen.rs and compiled/) play every bundled ruleset alike, and the generated module
+//! the build compiles is the one the generator writes from the bundled rulesets today.
+
+use keliya_engine::{Backend, Game, Successors, codegen};
+use keliya_play::Dice;
+use keliya_tests::{catalog, compile};
+
+/// Plays seeded random games of `game` on both backends side by side: at every position the same
+/// moves in the same order, and each of the first successors (and the one chosen) played to the same
+/// position; gives the number of positions compared.
+fn play_on_both(game: &Game, games: u64, plies: u32) -> u32 {
+    let mut vm = game.clone();
+    vm.set_backend(Backend::Vm);
+    let mut compiled = game.clone();
+    compiled.set_backend(Backend::Compiled);
+    let mut compared = 0;
+    let (mut found_vm, mut found_compiled) = (Successors::new(), Successors::new());
+    for i in 0..games {
+        let mut dice = Dice::new(Dice::game_seed(42, i));
+        let (mut st, mut other) = (vm.initial_state(), compiled.initial_state());
+        while st.result.is_none() && st.ply < plies {
+            let at = format!("{} game {i} ply {}", game.name, st.ply);
+            assert_eq!(st, other, "{at}");
+            let outcomes = vm.chance_outcomes(&st);
+            if !outcomes.is_empty() {
+                let k = dice.weighted(outcomes.iter().map(|o| o.1));
+                vm.throw_in_place(&mut st, outcomes[k].0);
+                compiled.throw_in_place(&mut other, outcomes[k].0);
+                continue;
+            }
+            vm.successors_into(&st, &mut found_vm).unwrap();
+            compiled
+                .successors_into(&other, &mut found_compiled)
+                .unwrap();
+            let moves: Vec<_> = found_vm.moves().collect();
+            assert_eq!(
+                moves,
+                found_compiled.moves().collect::<Vec<_>>(),
+                "{at}: moves"
+            );
+            if moves.is_empty() {
+                break;
+            }
+            let chosen = dice.below(moves.len());
+            for k in (0..moves.len().min(4)).chain([chosen]) {
+                let (mut a, mut b) = (st.clone(), other.clone());
+                vm.advance_found_in_place(&mut a, &found_vm, k).unwrap();
+                compiled
+                    .advance_found_in_place(&mut b, &found_compiled, k)
+                    .unwrap();
+                assert_eq!(a, b, "{at}: move {k} played");
+            }
+            vm.advance_found_in_place(&mut st, &found_vm, chosen)
+                .unwrap();
+            compiled
+                .advance_found_in_place(&mut other, &found_compiled, chosen)
+                .unwrap();
+            compared += 1;
+        }
+        assert_eq!(st, other, "{} game {i}: the end", game.name);
+    }
+    compared
+}
+
+#[test]
+fn every_bundled_ruleset_plays_alike_on_both_backends() {
+    let mut with_generated = 0;
+    for (name, _) in catalog().names() {
+        let c = compile(&name);
+        let Some(game) = &c.game else { continue };
+        assert_eq!(game.backend(), Backend::Compiled, "{name}: the default");
+        let (generated, programs) = game.compiled_programs();
+        assert!(generated <= programs);
+        if generated > 0 {
+            with_generated += 1;
+        }
+        let compared = play_on_both(game, 3, 300);
+        assert!(compared > 0, "{name}: nothing compared");
+    }
+    // The hunt games share lib/hunt's rules and with them their generated searches.
+    assert!(
+        with_generated >= 10,
+        "{with_generated} rulesets run generated code"
+    );
+}
+
+#[test]
+fn the_hunt_games_search_every_rule_with_generated_code() {
+    for name in [
+        "hat-diviyan-keliya",
+        "demala-diviyan-keliya",
+        "demala-diviyan-keliya/pulijudam-23",
+    ] {
+        let c = compile(name);
+        let game = c.game.as_ref().unwrap();
+        let (generated, programs) = game.compiled_programs();
+        assert_eq!((generated, programs), (5, 5), "{name}");
+        for key in codegen::keys(game) {
+            assert!(codegen::is_bundled(key), "{name}: {key:x}");
+        }
+    }
+}
+
+#[test]
+fn too_many_options_is_the_same_error_on_both_backends() {
+    let c = compile("hat-diviyan-keliya");
+    let mut game = c.game.clone().unwrap();
+    // The tiger placed and seven leopards down: the tiger's steps' outer choice has one option, the
+    // leopards' seven; a bound of three stops the leopards' search at their outer choice, in generated
+    // code as in the executor.
+    let mut st = game.initial_state();
+    let mut dice = Dice::new(7);
+    while st.ply < 15 {
+        let moves = game.legal_moves(&st).unwrap();
+        st = game.apply(&st, &moves[dice.below(moves.len())]).unwrap();
+    }
+    assert_eq!(
+        game.rule_name(game.legal_moves(&st).unwrap()[0].rule),
+        "prey-step"
+    );
+    game.max_options_per_position = 3;
+    let error = |backend| {
+        let mut g = game.clone();
+        g.set_backend(backend);
+        let mut found = Successors::new();
+        g.successors_into(&st.clone(), &mut found).unwrap_err()
+    };
+    let (vm, compiled) = (error(Backend::Vm), error(Backend::Compiled));
+    assert_eq!(vm.to_string(), compiled.to_string());
+    assert_eq!(
+        (vm.rule.as_str(), vm.at),
+        (compiled.rule.as_str(), compiled.at)
+    );
+    assert!(vm.message.contains("more than 3 options"), "{vm}");
+    assert!(vm.at > 0, "shown at the choice point");
+}
+
+#[test]
+fn the_generated_module_is_what_the_generator_writes_today() {
+    let mut games = Vec::new();
+    for (name, _) in catalog().names() {
+        games.extend(compile(&name).game);
+    }
+    let games: Vec<&Game> = games.iter().collect();
+    let written = codegen::generate(&games, &|_| false);
+    let path = keliya_tests::root().join("crates/keliya-engine/src/compiled/bundled.rs");
+    let built = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        built == written,
+        "{} is out of date: run `cargo run --release -p keliya-cli -- compile --bundled`",
+        path.display()
+    );
+    assert!(written.matches("\nfn search_").count() >= 4);
+}
