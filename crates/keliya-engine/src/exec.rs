@@ -184,6 +184,17 @@ impl<'g, 's> Executor<'g, 's> {
         self.program = program;
         self.rule = rule;
         self.given = given;
+        // A search the generated code can make (compiled.rs): the same moves, found without a run.
+        if let Some(search) = program.compiled
+            && self.mode == Mode::Search
+            && self.keep_changes
+            && self.game.programs.backend == Backend::Compiled
+        {
+            let options = self.options.len();
+            let done = search(self, st, program);
+            self.options.truncate(options);
+            return done;
+        }
         self.path.clear();
         self.frames.clear();
         let mut run = Run::with_locals(self.game, rule, program.locals);
@@ -197,17 +208,6 @@ impl<'g, 's> Executor<'g, 's> {
                 found.push_paused_start(head, (&run.locals, run.steps));
             }
             return Ok(());
-        }
-        // A search the generated code can make (compiled.rs): the same moves, found without the run.
-        if let Some(search) = program.compiled
-            && self.mode == Mode::Search
-            && self.keep_changes
-            && self.game.programs.backend == Backend::Compiled
-        {
-            let options = self.options.len();
-            let done = search(self, st, program);
-            self.options.truncate(options);
-            return done;
         }
         let options = self.options.len();
         let done = self.run_from(&mut run, st, 0);
