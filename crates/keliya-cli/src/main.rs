@@ -200,8 +200,7 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Add up the shards of one run (`simulate --shard K/N`): their statistics, or their records.
     Merge(merge::MergeArgs),
-    /// Generate Rust from rulesets' rules for the next build to run compiled (bundled rulesets are
-    /// compiled already; a ruleset that rewrites rules needs this and a rebuild to run at compiled speed).
+    /// Generate Rust from rulesets' rules, for the next build to run them compiled
     #[command(
         after_help = "Examples:\n  keliya compile my-variant.yaml && cargo install --path crates/keliya-cli\n  keliya compile --bundled"
     )]

@@ -609,6 +609,7 @@ fn every_help_has_an_example() {
         "diff",
         "play",
         "bench",
+        "compile",
         "completions",
         "man",
     ] {
