@@ -54,7 +54,7 @@ pub fn run(rulesets: &[String], bundled: bool, output: Option<PathBuf>) -> Resul
         .map_err(|e| CliError::Message(format!("writing {}: {e}", path.display())))?;
     let searches = text.matches("\n    (0x").count();
     outln!(
-        "wrote {} generated search(es) for {what} to {}",
+        "wrote {} generated function(s) for {what} to {}",
         searches,
         path.display()
     );

@@ -47,7 +47,7 @@ fn a_rewritten_rule_gets_its_own_search_and_the_rest_stay_bundled() {
         String::from_utf8_lossy(&run.stderr)
     );
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.contains("wrote 1 generated search"), "{stdout}");
+    assert!(stdout.contains("wrote 2 generated function(s)"), "{stdout}");
     let module = std::fs::read_to_string(&out).unwrap();
     // Only the new rule's search: a leap over the hunter (piece 0), three locals.
     assert_eq!(module.matches("\nfn search_").count(), 1, "{module}");

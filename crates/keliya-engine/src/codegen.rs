@@ -125,17 +125,23 @@ pub(crate) fn key(source: &str) -> u64 {
     })
 }
 
-/// The generated searches of every prepared program of `games` whose key `skip` does not pass over,
-/// each once, as the text of one module of compiled/ (what `keliya compile` writes).
+/// The generated searches and runners of every prepared program of `games` whose key `skip` does not
+/// pass over, each once, as the text of one module of compiled/ (what `keliya compile` writes).
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
-    let mut found = BTreeMap::new();
+    let mut searches = BTreeMap::new();
+    let mut runners = BTreeMap::new();
     for game in games {
         for rule in game.programs() {
             for program in std::iter::once(&rule.general).chain(&rule.by_mover) {
-                if let Some(source) = search_source(program) {
-                    let key = key(&source);
-                    if !skip(key) {
-                        found.insert(key, source);
+                for (source, found) in [
+                    (search_source(program), &mut searches),
+                    (runner_source(program), &mut runners),
+                ] {
+                    if let Some(source) = source {
+                        let key = key(&source);
+                        if !skip(key) {
+                            found.insert(key, source);
+                        }
                     }
                 }
             }
@@ -146,39 +152,238 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
          // rules of the rulesets it was given; `keliya compile` writes it. Do not edit by hand.\n\n\
          use crate::compiled::prelude::*;\n\n",
     );
-    out.push_str("/// The searches, by the key of their text, in order.\n");
-    out.push_str("pub(crate) static SEARCHES: &[(u64, Search)] = &[\n");
-    for key in found.keys() {
-        let _ = writeln!(out, "    (0x{key:016x}, search_{key:016x}),");
+    for (table, kind, name, found) in [
+        ("SEARCHES", "Search", NAME, &searches),
+        ("RUNNERS", "Runner", RUNNER, &runners),
+    ] {
+        let _ = writeln!(
+            out,
+            "/// The {}, by the key of their text, in order.",
+            table.to_lowercase()
+        );
+        let _ = writeln!(out, "pub(crate) static {table}: &[(u64, {kind})] = &[");
+        for key in found.keys() {
+            let _ = writeln!(out, "    (0x{key:016x}, {name}_{key:016x}),");
+        }
+        out.push_str("];\n\n");
+        let _ = name;
     }
-    out.push_str("];\n");
-    for (key, source) in &found {
-        out.push('\n');
-        out.push_str(&source.replacen(
-            &format!("fn {NAME}("),
-            &format!("fn search_{key:016x}("),
-            1,
-        ));
+    for (name, found) in [(NAME, &searches), (RUNNER, &runners)] {
+        for (key, source) in found {
+            out.push_str(&source.replacen(
+                &format!("fn {name}"),
+                &format!("fn {name}_{key:016x}"),
+                1,
+            ));
+            out.push('\n');
+        }
     }
     out
 }
 
-/// Whether the engine was built with the search of this key (in either generated module).
+/// Whether the engine was built with the search or runner of this key (in either generated module).
 pub fn is_compiled(key: u64) -> bool {
-    crate::compiled::by_key(key).is_some()
+    crate::compiled::by_key(key).is_some() || crate::compiled::runner_by_key(key).is_some()
 }
 
-/// Whether the engine was built with the search of this key among the bundled rulesets' (what a
-/// user's `keliya compile` leaves out of its own module).
+/// Whether the engine was built with the search or runner of this key among the bundled rulesets'
+/// (what a user's `keliya compile` leaves out of its own module).
 pub fn is_bundled(key: u64) -> bool {
     crate::compiled::bundled_by_key(key).is_some()
+        || crate::compiled::bundled_runner_by_key(key).is_some()
 }
 
-/// The keys of the generated searches `game`'s programs would use.
+/// The keys of the generated searches and runners `game`'s programs would use.
 pub fn keys(game: &Game) -> Vec<u64> {
     game.programs()
         .iter()
         .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover))
-        .filter_map(|p| search_source(p).map(|s| key(&s)))
+        .flat_map(|p| [search_source(p), runner_source(p)])
+        .flatten()
+        .map(|s| key(&s))
         .collect()
+}
+
+/// The name a generated runner is written with in [`runner_source`].
+const RUNNER: &str = "runner";
+
+/// The source of a runner generated from `program`: the executor's loop over the program's operations
+/// ([`crate::exec::Executor::run_from`]), each operation written out with its expressions as Rust over
+/// the run and the position, calling what the executor calls (the functions of builtins.rs through
+/// `Run::call_values`, `Run::effect`, the executor's own `choose`, `for_list`, `for_next`, `end`).
+/// Every operation and expression of a prepared program has a form here, so every program gets one.
+pub(crate) fn runner_source(program: &Program) -> Option<String> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "fn {RUNNER}<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {{"
+    );
+    s.push_str("    let g = ex.game();\n    let ats = &ex.program().ats;\n    let _ = (g, ats);\n");
+    s.push_str("    loop {\n        match pc {\n");
+    for (pc, op) in program.ops.iter().enumerate() {
+        let _ = writeln!(s, "            {pc} => {{");
+        let body = operation(op, pc, program.end)?;
+        for line in body.lines() {
+            let _ = writeln!(s, "                {line}");
+        }
+        s.push_str("            }\n");
+    }
+    s.push_str(
+        "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n        pc += 1;\n    }\n}\n",
+    );
+    Some(s)
+}
+
+/// One operation's Rust: falls through to the next operation, or sets `pc` and continues, or returns.
+/// (Places in the rules are read from the program's `ats`, at `pc`, not written into the text.)
+fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
+    use crate::ir::Effect as E;
+    let at = format!("ats[{pc}]");
+    Some(match op {
+        Op::Set { slot, value } => format!("let v = {};\nrun.locals[{slot}] = v;", val(value)),
+        Op::Add { slot, op, value } => format!(
+            "let n = {};\nrun.locals[{slot}] = run.combined({slot}, AssignOp::{op:?}, n);",
+            int(value)
+        ),
+        Op::SetVar {
+            var,
+            slot,
+            player,
+            op,
+            value,
+            ..
+        } => {
+            let slot = match (slot, player) {
+                (Some(slot), _) => format!("{slot}"),
+                (None, Some(p)) => format!("run.var_slot_of({var}, {}, {at})?", val(p)),
+                (None, None) => format!("g.var_slot({var}, None)"),
+            };
+            format!(
+                "let slot = {slot};\nlet n = {};\nst.assign_var(slot, AssignOp::{op:?}, n);",
+                int(value)
+            )
+        }
+        Op::Effect {
+            effect: E::Reject, ..
+        } => format!("return ex.rejected(run, {at});"),
+        Op::Effect { effect, args, .. } => {
+            let mut vals: Vec<String> = args.iter().take(3).map(val).collect();
+            vals.resize(3, "Value::None".into());
+            format!(
+                "let v = [{}];\nrun.effect(st, Effect::{effect:?}, v, {at})?;\n\
+                 if run.result.is_some() {{\n    pc = {end};\n    continue;\n}}",
+                vals.join(", ")
+            )
+        }
+        Op::Assert { cond, .. } => format!(
+            "if !({}) {{\n    return Err(run.assert_failed({at}));\n}}",
+            truthy(cond)
+        ),
+        Op::Unless { cond, to } => {
+            format!(
+                "if !({}) {{\n    pc = {to};\n    continue;\n}}",
+                truthy(cond)
+            )
+        }
+        Op::Jump { to } => format!("pc = {to};\ncontinue;"),
+        Op::Tick { .. } => format!("run.tick({at})?;"),
+        Op::ForList { node } => format!("ex.for_list(run, st, {node})?;"),
+        Op::ForNext { node, exit } => {
+            format!("if !ex.for_next(run, {node})? {{\n    pc = {exit};\n    continue;\n}}")
+        }
+        Op::Choose { node } => {
+            format!("let node = &ex.program().choices[{node}];\nreturn ex.choose(run, st, node);")
+        }
+        Op::End => "return ex.end(run, st);".into(),
+    })
+}
+
+/// A value as Rust source.
+fn literal(v: &crate::ir::Value) -> String {
+    use crate::ir::Value as V;
+    match v {
+        V::None => "Value::None".into(),
+        V::Int(i) => format!("Value::Int({i})"),
+        V::Bool(b) => format!("Value::Bool({b})"),
+        V::Site(s) => format!("Value::Site({s})"),
+        V::Player(p) => format!("Value::Player({p})"),
+        V::Piece(p) => format!("Value::Piece({p})"),
+        V::Track(t) => format!("Value::Track({t})"),
+    }
+}
+
+/// An expression's value (a `Value`), as `Run::eval` gives it.
+fn val(e: &crate::ir::Expr) -> String {
+    use crate::ir::{BinOp as B, Expr as X};
+    match e {
+        X::Const(v) => literal(v),
+        X::Local(slot) => format!("run.locals[{slot}]"),
+        X::Var { slot } => format!("Value::Int(st.vars[{slot}])"),
+        X::VarOf { var, player } => format!("run.var_of(st, {var}, {})", val(player)),
+        X::Ambient(a) => format!("run.ambient(st, Ambient::{a:?})?"),
+        X::Not(_) | X::Bin(B::And | B::Or | B::Eq | B::Ne | B::Le | B::Ge | B::Lt | B::Gt, ..) => {
+            format!("Value::Bool({})", truthy(e))
+        }
+        X::Neg(_) | X::Bin(..) => format!("Value::Int({})", int(e)),
+        X::Call(f, args) => {
+            let mut vals: Vec<String> = args.iter().take(3).map(val).collect();
+            vals.resize(3, "Value::None".into());
+            format!("run.call_values(st, Func::{f:?}, [{}])", vals.join(", "))
+        }
+        X::EmptyAt(slot) => format!("run.empty_at(st, {slot})"),
+        X::HasAt(slot, piece) => format!("run.has_at(st, {slot}, {piece})"),
+        X::CountAt(slot, piece) => format!("run.count_at(st, {slot}, {piece})"),
+        X::AlongAt(track, slot, n) => format!("run.along_at({track}, {slot}, {n})"),
+        X::Compiled(c) => val(c.source()),
+    }
+}
+
+/// Whether an expression holds (a `bool`), as `Run::truthy` gives it.
+fn truthy(e: &crate::ir::Expr) -> String {
+    use crate::ir::{BinOp as B, Expr as X, Value as V};
+    match e {
+        X::Const(V::Bool(b)) => format!("{b}"),
+        X::Not(x) => format!("!({})", truthy(x)),
+        // `and` and `or` short-circuit: a later operand may be costly (`stuck`).
+        X::Bin(B::And, a, b) => format!("({} && {})", truthy(a), truthy(b)),
+        X::Bin(B::Or, a, b) => format!("({} || {})", truthy(a), truthy(b)),
+        X::Bin(B::Eq, a, b) => format!("({} == {})", val(a), val(b)),
+        X::Bin(B::Ne, a, b) => format!("({} != {})", val(a), val(b)),
+        X::Bin(op @ (B::Le | B::Ge | B::Lt | B::Gt), a, b) => {
+            let sign = match op {
+                B::Le => "<=",
+                B::Ge => ">=",
+                B::Lt => "<",
+                _ => ">",
+            };
+            format!("({} {sign} {})", int(a), int(b))
+        }
+        X::EmptyAt(slot) => {
+            format!("matches!(run.locals[{slot}], Value::Site(x) if st.site_is_empty(g, x))")
+        }
+        X::HasAt(slot, piece) => {
+            format!("matches!(run.locals[{slot}], Value::Site(x) if st.count(g, x, {piece}) > 0)")
+        }
+        X::Compiled(c) => truthy(c.source()),
+        _ => format!("{}.truthy()", val(e)),
+    }
+}
+
+/// An expression as a number (an `i64`), as `Run::int` gives it.
+fn int(e: &crate::ir::Expr) -> String {
+    use crate::ir::{BinOp as B, Expr as X};
+    match e {
+        X::Const(v) => format!("{}i64", v.int()),
+        X::Var { slot } => format!("st.vars[{slot}]"),
+        X::Neg(x) => format!("{}.saturating_neg()", int(x)),
+        X::Bin(op @ (B::Add | B::Sub | B::Mul | B::Div | B::Rem), a, b) => {
+            format!("arith(BinOp::{op:?}, {}, {})", int(a), int(b))
+        }
+        X::CountAt(slot, piece) => format!(
+            "(match run.locals[{slot}] {{ Value::Site(x) => st.count(g, x, {piece}) as i64, _ => 0 }})"
+        ),
+        X::Compiled(c) => int(c.source()),
+        X::Bin(..) | X::Not(_) => format!("i64::from({})", truthy(e)),
+        _ => format!("{}.int()", val(e)),
+    }
 }

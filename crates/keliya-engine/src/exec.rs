@@ -49,6 +49,9 @@ type Done = Result<(), Box<EngineError>>;
 pub(crate) struct Executor<'g, 's> {
     game: &'g Game,
     program: &'g Program,
+    /// The program's generated runner (compiled.rs), which [`Executor::run_from`] hands its work to;
+    /// none on the VM backend.
+    runner: Option<crate::compiled::Runner>,
     rule: u16,
     mode: Mode,
     /// The choices to replay (in [`Mode::Replay`]).
@@ -120,6 +123,7 @@ impl<'g, 's> Executor<'g, 's> {
         Executor {
             game,
             program: &EMPTY,
+            runner: None,
             rule: 0,
             mode,
             given: &[],
@@ -182,6 +186,7 @@ impl<'g, 's> Executor<'g, 's> {
             return Err(Run::new(self.game, rule).error(0, "no such rule".into()));
         };
         self.program = program;
+        self.runner = self.game.runner(program);
         self.rule = rule;
         self.given = given;
         // A search the generated code can make (compiled.rs): the same moves, found without a run.
@@ -220,6 +225,9 @@ impl<'g, 's> Executor<'g, 's> {
     /// Runs the operations from `pc` on: to the end of the rule, or to a choice node, whose options
     /// each go on to the end.
     fn run_from(&mut self, run: &mut Run<'g>, st: &mut Scratch, mut pc: usize) -> Done {
+        if let Some(runner) = self.runner {
+            return runner(self, run, st, pc);
+        }
         let program = self.program;
         loop {
             match &program.ops[pc] {
@@ -280,36 +288,12 @@ impl<'g, 's> Executor<'g, 's> {
                     continue;
                 }
                 Op::Tick { at } => run.tick(*at)?,
-                Op::ForList { node } => {
-                    let o = &program.loops[*node as usize];
-                    let start = self.options.len();
-                    o.list(run, st, &mut self.options)?;
-                    self.frames.push(Frame {
-                        start: start as u32,
-                        end: self.options.len() as u32,
-                        next: start as u32,
-                    });
-                }
+                Op::ForList { node } => self.for_list(run, st, *node)?,
                 Op::ForNext { node, exit } => {
-                    let Some(frame) = self.frames.last_mut() else {
-                        unreachable!("a loop's next pass inside the loop")
-                    };
-                    if frame.next == frame.end {
-                        let frame = *frame;
-                        self.frames.pop();
-                        // The loop's options are dropped, unless a choice point's are above them (a
-                        // path of a choice made inside the loop): those go when the choice is done.
-                        if self.options.len() == frame.end as usize {
-                            self.options.truncate(frame.start as usize);
-                        }
+                    if !self.for_next(run, *node)? {
                         pc = *exit as usize;
                         continue;
                     }
-                    let values = self.options[frame.next as usize];
-                    frame.next += 1;
-                    let o = &program.loops[*node as usize];
-                    run.tick(o.at)?;
-                    run.bind(&o.slots, values);
                 }
                 Op::Choose { node } => {
                     return self.choose(run, st, &program.choices[*node as usize]);
@@ -321,9 +305,57 @@ impl<'g, 's> Executor<'g, 's> {
         }
     }
 
+    /// `for`: lists the options of loop `node` and starts going through them.
+    #[inline(always)]
+    pub(crate) fn for_list(&mut self, run: &mut Run<'g>, st: &Scratch, node: u16) -> Done {
+        let o = &self.program.loops[node as usize];
+        let start = self.options.len();
+        o.list(run, st, &mut self.options)?;
+        self.frames.push(Frame {
+            start: start as u32,
+            end: self.options.len() as u32,
+            next: start as u32,
+        });
+        Ok(())
+    }
+
+    /// The next pass of the innermost loop, `node`: its next option bound (true), or the loop left
+    /// (false) when none is left.
+    #[inline(always)]
+    pub(crate) fn for_next(
+        &mut self,
+        run: &mut Run<'g>,
+        node: u16,
+    ) -> Result<bool, Box<EngineError>> {
+        let Some(frame) = self.frames.last_mut() else {
+            return Err(run.error(0, "a loop's next pass outside the loop".into()));
+        };
+        if frame.next == frame.end {
+            let frame = *frame;
+            self.frames.pop();
+            // The loop's options are dropped, unless a choice point's are above them (a path of a
+            // choice made inside the loop): those go when the choice is done.
+            if self.options.len() == frame.end as usize {
+                self.options.truncate(frame.start as usize);
+            }
+            return Ok(false);
+        }
+        let values = self.options[frame.next as usize];
+        frame.next += 1;
+        let o = &self.program.loops[node as usize];
+        run.tick(o.at)?;
+        run.bind(&o.slots, values);
+        Ok(true)
+    }
+
     /// A choice node: its options listed (or, in a replay, the move's choice checked), each followed to
     /// the end of the rule; or, at a last one, the search paused.
-    fn choose(&mut self, run: &mut Run<'g>, st: &mut Scratch, node: &'g ChoiceNode) -> Done {
+    pub(crate) fn choose(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        node: &'g ChoiceNode,
+    ) -> Done {
         let o = &node.options;
         let start = self.options.len();
         self.choice_at = o.at;
@@ -482,7 +514,7 @@ impl<'g, 's> Executor<'g, 's> {
 
     /// `reject()`: the path is no move. A search drops it and goes on with the next option; a move
     /// replayed or finished that reaches it was not a legal move.
-    fn rejected(&self, run: &Run<'g>, at: usize) -> Done {
+    pub(crate) fn rejected(&self, run: &Run<'g>, at: usize) -> Done {
         match self.mode {
             Mode::Search => Ok(()),
             Mode::Replay | Mode::Finish => {
@@ -519,6 +551,20 @@ impl<'g> Executor<'g, '_> {
     #[inline(always)]
     pub(crate) fn game(&self) -> &'g Game {
         self.game
+    }
+
+    #[inline(always)]
+    pub(crate) fn program(&self) -> &'g Program {
+        self.program
+    }
+
+    /// The end of the rule, as [`Executor::run_from`] meets it.
+    #[inline]
+    pub(crate) fn end(&mut self, run: &mut Run<'g>, st: &Scratch) -> Done {
+        match self.mode {
+            Mode::Finish => Ok(()),
+            _ => self.leaf(run, st),
+        }
     }
 
     /// Counts the `listed` options of a choice point that is not last against the bound on a search,
@@ -631,6 +677,7 @@ impl Game {
         let mut finish =
             Executor::working_in(self, Mode::Finish, false, room.take(), None, Some(room));
         finish.program = program;
+        finish.runner = self.runner(program);
         finish.rule = found.rule;
         finish.run_from(&mut run, st, pc as usize)?;
         Ok(run.decided())

@@ -87,6 +87,19 @@ pub(crate) enum Op {
     End,
 }
 
+impl Op {
+    /// The operation's place in the rules, where its errors are shown (0 for one that has none).
+    fn at(&self) -> usize {
+        match self {
+            Op::SetVar { at, .. }
+            | Op::Effect { at, .. }
+            | Op::Assert { at, .. }
+            | Op::Tick { at } => *at,
+            _ => 0,
+        }
+    }
+}
+
 /// What a choice point or a loop ranges over.
 #[derive(Clone, Debug)]
 pub(crate) struct Options {
@@ -130,6 +143,12 @@ pub(crate) struct Program {
     /// The search generated from this program, when there is one (compiled.rs): found by the key of
     /// its text when the program is built.
     pub(crate) compiled: Option<crate::compiled::Search>,
+    /// The program's operations generated as Rust, when the engine was built with them: what the
+    /// executor runs instead of its own loop over `ops` (compiled.rs).
+    pub(crate) runner: Option<crate::compiled::Runner>,
+    /// Each operation's place in the rules (0 for one without), read by generated code, whose text
+    /// leaves places out so that the same rule written in two files shares one runner.
+    pub(crate) ats: Vec<usize>,
 }
 
 impl Program {
@@ -142,6 +161,8 @@ impl Program {
         whole: false,
         end: 0,
         compiled: None,
+        runner: None,
+        ats: Vec::new(),
     };
 
     /// The program of `body`, with `locals` locals. `prepared`: a search may pause and options are
@@ -181,9 +202,13 @@ impl Program {
             whole: prepared && !forks_or_ranks(body),
             end,
             compiled: None,
+            runner: None,
+            ats: Vec::new(),
         };
+        program.ats = program.ops.iter().map(Op::at).collect();
         if prepared {
             program.compiled = crate::compiled::search_for(&program);
+            program.runner = crate::compiled::runner_for(&program);
         }
         program
     }
@@ -539,15 +564,24 @@ impl Game {
         self.programs.backend
     }
 
+    /// The generated runner of `program` on this game's backend.
+    #[inline]
+    pub(crate) fn runner(&self, program: &Program) -> Option<crate::compiled::Runner> {
+        program
+            .runner
+            .filter(|_| self.programs.backend == Backend::Compiled)
+    }
+
     /// How many of the rules' programs (one per rule, or one per player for a rule folded for each
-    /// mover) have a generated search, of how many.
+    /// mover) the engine was built with generated code for, of how many.
     pub fn compiled_programs(&self) -> (usize, usize) {
         let all = self
             .programs()
             .iter()
             .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover));
         all.fold((0, 0), |(compiled, total), p| {
-            (compiled + usize::from(p.compiled.is_some()), total + 1)
+            let generated = p.runner.is_some() || p.compiled.is_some();
+            (compiled + usize::from(generated), total + 1)
         })
     }
 

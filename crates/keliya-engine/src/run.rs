@@ -391,14 +391,24 @@ impl<'a> Run<'a> {
         player: Option<&Expr>,
         at: usize,
     ) -> Result<usize, Box<EngineError>> {
-        let p = match player {
-            Some(e) => match self.eval(st, e)? {
-                Value::Player(p) => Some(p),
-                _ => return Err(self.error(at, "a per-player variable needs a player".into())),
-            },
-            None => None,
-        };
-        Ok(self.game.var_slot(var as usize, p))
+        match player {
+            Some(e) => self.var_slot_of(var, self.eval(st, e)?, at),
+            None => Ok(self.game.var_slot(var as usize, None)),
+        }
+    }
+
+    /// The slot of per-player variable `var` of the player `player` is.
+    #[inline]
+    pub(crate) fn var_slot_of(
+        &self,
+        var: u16,
+        player: Value,
+        at: usize,
+    ) -> Result<usize, Box<EngineError>> {
+        match player {
+            Value::Player(p) => Ok(self.game.var_slot(var as usize, Some(p))),
+            _ => Err(self.error(at, "a per-player variable needs a player".into())),
+        }
     }
 
     /// The error of an `assert` that does not hold.

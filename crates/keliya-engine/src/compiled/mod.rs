@@ -4,8 +4,10 @@
 
 // (Written by `keliya compile`, and compared with what it would write by a test: not reformatted.)
 #[rustfmt::skip]
+#[allow(clippy::all, unused)]
 mod bundled;
 #[rustfmt::skip]
+#[allow(clippy::all, unused)]
 mod user;
 
 use crate::codegen;
@@ -14,14 +16,19 @@ use crate::program::Program;
 /// A generated search: adds the moves of one rule to the executor's list, as the executor would.
 pub(crate) type Search = fn(&mut Executor<'_, '_>, &Scratch<'_>, &Program) -> Done;
 
+/// A generated runner: the executor's loop over a program's operations from one of them on.
+pub(crate) type Runner =
+    for<'g, 's, 'p> fn(&mut Executor<'g, 's>, &mut Run<'g>, &mut Scratch<'p>, usize) -> Done;
+
 /// What generated code names.
 pub(crate) mod prelude {
-    pub(crate) use super::Search;
+    pub(crate) use super::{Runner, Search};
+    pub(crate) use crate::eval::arith;
     pub(crate) use crate::exec::Executor;
     pub(crate) use crate::interp::{Choice, EngineError};
-    pub(crate) use crate::ir::Value;
+    pub(crate) use crate::ir::{Ambient, AssignOp, BinOp, Effect, Func, Value};
     pub(crate) use crate::program::Program;
-    pub(crate) use crate::run::{Scratch, listings};
+    pub(crate) use crate::run::{Run, Scratch, listings};
     pub(crate) type Done = Result<(), Box<EngineError>>;
 }
 use prelude::*;
@@ -29,6 +36,19 @@ use prelude::*;
 /// The search generated from `program`, if the engine was built with it.
 pub(crate) fn search_for(program: &Program) -> Option<Search> {
     by_key(codegen::key(&codegen::search_source(program)?))
+}
+
+/// The runner generated from `program`, if the engine was built with it.
+pub(crate) fn runner_for(program: &Program) -> Option<Runner> {
+    runner_by_key(codegen::key(&codegen::runner_source(program)?))
+}
+
+pub(crate) fn runner_by_key(key: u64) -> Option<Runner> {
+    bundled_runner_by_key(key).or_else(|| find(user::RUNNERS, key))
+}
+
+pub(crate) fn bundled_runner_by_key(key: u64) -> Option<Runner> {
+    find(bundled::RUNNERS, key)
 }
 
 pub(crate) fn by_key(key: u64) -> Option<Search> {
@@ -39,7 +59,7 @@ pub(crate) fn bundled_by_key(key: u64) -> Option<Search> {
     find(bundled::SEARCHES, key)
 }
 
-fn find(table: &[(u64, Search)], key: u64) -> Option<Search> {
+fn find<F: Copy>(table: &[(u64, F)], key: u64) -> Option<F> {
     let i = table.binary_search_by_key(&key, |&(k, _)| k).ok()?;
     Some(table[i].1)
 }

@@ -3,6 +3,10 @@
 
 use crate::compiled::prelude::*;
 
+/// The runners, by the key of their text, in order.
+pub(crate) static RUNNERS: &[(u64, Runner)] = &[
+];
+
 /// The searches, by the key of their text, in order.
 pub(crate) static SEARCHES: &[(u64, Search)] = &[
 ];
