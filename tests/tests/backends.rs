@@ -153,3 +153,54 @@ fn the_generated_module_is_what_the_generator_writes_today() {
     );
     assert!(written.matches("\nfn search_").count() >= 4);
 }
+
+/// The errors of the first move of `game` played from each of its successors, on each backend.
+fn first_move_errors(game: &Game) -> Vec<(Backend, String, String, usize)> {
+    let mut errors = Vec::new();
+    for backend in [Backend::Vm, Backend::Compiled] {
+        let mut g = game.clone();
+        g.set_backend(backend);
+        let st = g.initial_state();
+        let mut found = Successors::new();
+        g.successors_into(&st, &mut found).unwrap();
+        assert!(!found.is_empty());
+        let mut after = st.clone();
+        let e = g.advance_found_in_place(&mut after, &found, 0).unwrap_err();
+        errors.push((backend, e.rule, e.message, e.at));
+    }
+    errors
+}
+
+#[test]
+fn a_failing_assert_and_the_step_limit_are_the_same_error_on_both_backends() {
+    // Raja Pasu's sowing asserts after every drop that the counters add up to `counters_total`:
+    // with one counter too many in the parameter, the first drop of the first move breaks it.
+    let dir = std::env::temp_dir().join(format!("keliya-backends-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("miscounted.yaml");
+    std::fs::write(
+        &path,
+        "keliya: 1\ntitle: Raja Pasu miscounted\nextends: raja-pasu\nparams:\n  counters_total: 99\n",
+    )
+    .unwrap();
+    let c = compile(path.to_str().unwrap());
+    let errors = first_move_errors(c.game.as_ref().unwrap());
+    assert!(errors[0].2.contains("assert"), "{errors:?}");
+    assert_eq!(
+        (&errors[0].1, &errors[0].2, errors[0].3),
+        (&errors[1].1, &errors[1].2, errors[1].3)
+    );
+    assert!(errors[0].3 > 0, "shown at the assert");
+
+    // A sowing of seven counters takes more than three loop steps.
+    let c = compile("raja-pasu");
+    let mut game = c.game.clone().unwrap();
+    game.max_steps_per_move = 3;
+    let errors = first_move_errors(&game);
+    assert!(errors[0].2.contains("more than 3 loop steps"), "{errors:?}");
+    assert_eq!(
+        (&errors[0].1, &errors[0].2, errors[0].3),
+        (&errors[1].1, &errors[1].2, errors[1].3)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
