@@ -96,7 +96,17 @@ fn the_hunt_games_search_every_rule_with_generated_code() {
         let game = c.game.as_ref().unwrap();
         let (generated, programs) = game.compiled_programs();
         assert_eq!((generated, programs), (5, 5), "{name}");
-        for key in codegen::keys(game) {
+    }
+}
+
+#[test]
+fn every_bundled_program_finds_its_generated_search_runner_and_filters() {
+    for (name, _) in catalog().names() {
+        let c = compile(&name);
+        let Some(game) = &c.game else { continue };
+        let keys = codegen::keys(game);
+        assert!(!keys.is_empty(), "{name}");
+        for key in keys {
             assert!(codegen::is_bundled(key), "{name}: {key:x}");
         }
     }
@@ -152,6 +162,8 @@ fn the_generated_module_is_what_the_generator_writes_today() {
         path.display()
     );
     assert!(written.matches("\nfn search_").count() >= 4);
+    assert!(written.matches("\nfn runner_").count() >= 300);
+    assert!(written.matches("\nfn filter_").count() >= 150);
 }
 
 /// The errors of the first move of `game` played from each of its successors, on each backend.

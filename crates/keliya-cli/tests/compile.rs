@@ -1,5 +1,6 @@
-//! `keliya compile`: the generated module of a user's ruleset holds the searches its rewritten rules
-//! need and none the bundled module has; `--bundled` writes the bundled module as it is checked in.
+//! `keliya compile`: the generated module of a user's ruleset holds the searches, runners and filters
+//! its rewritten rules need and none the bundled module has; `--bundled` writes the bundled module as
+//! it is checked in.
 
 use std::process::Command;
 
@@ -47,7 +48,7 @@ fn a_rewritten_rule_gets_its_own_search_and_the_rest_stay_bundled() {
         String::from_utf8_lossy(&run.stderr)
     );
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.contains("wrote 2 generated function(s)"), "{stdout}");
+    assert!(stdout.contains("wrote 3 generated function(s)"), "{stdout}");
     let module = std::fs::read_to_string(&out).unwrap();
     // Only the new rule's search: a leap over the hunter (piece 0), three locals.
     assert_eq!(module.matches("\nfn search_").count(), 1, "{module}");
@@ -56,6 +57,13 @@ fn a_rewritten_rule_gets_its_own_search_and_the_rest_stay_bundled() {
         "{module}"
     );
     assert!(module.contains("[Value::None; 3]"), "{module}");
+    // Its runner, and the filter of its second choice (number 1): the hunter (piece 0) jumped over.
+    assert_eq!(module.matches("\nfn runner_").count(), 1, "{module}");
+    assert_eq!(module.matches("\nfn filter_").count(), 1, "{module}");
+    assert!(
+        module.contains("1 => (matches!(run.locals[1], Value::Site(x) if st.count(g, x, 0) > 0)"),
+        "{module}"
+    );
 
     let bundled = dir.join("bundled.rs");
     let run = keliya(&["compile", "--bundled", "-o", bundled.to_str().unwrap()]);

@@ -130,12 +130,14 @@ pub(crate) fn key(source: &str) -> u64 {
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut searches = BTreeMap::new();
     let mut runners = BTreeMap::new();
+    let mut filters = BTreeMap::new();
     for game in games {
         for rule in game.programs() {
             for program in std::iter::once(&rule.general).chain(&rule.by_mover) {
                 for (source, found) in [
                     (search_source(program), &mut searches),
                     (runner_source(program), &mut runners),
+                    (filter_source(program), &mut filters),
                 ] {
                     if let Some(source) = source {
                         let key = key(&source);
@@ -155,6 +157,7 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     for (table, kind, name, found) in [
         ("SEARCHES", "Search", NAME, &searches),
         ("RUNNERS", "Runner", RUNNER, &runners),
+        ("FILTERS", "Filter", FILTER, &filters),
     ] {
         let _ = writeln!(
             out,
@@ -168,7 +171,7 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
         out.push_str("];\n\n");
         let _ = name;
     }
-    for (name, found) in [(NAME, &searches), (RUNNER, &runners)] {
+    for (name, found) in [(NAME, &searches), (RUNNER, &runners), (FILTER, &filters)] {
         for (key, source) in found {
             out.push_str(&source.replacen(
                 &format!("fn {name}"),
@@ -183,7 +186,9 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
 
 /// Whether the engine was built with the search or runner of this key (in either generated module).
 pub fn is_compiled(key: u64) -> bool {
-    crate::compiled::by_key(key).is_some() || crate::compiled::runner_by_key(key).is_some()
+    crate::compiled::by_key(key).is_some()
+        || crate::compiled::runner_by_key(key).is_some()
+        || crate::compiled::filter_by_key(key).is_some()
 }
 
 /// Whether the engine was built with the search or runner of this key among the bundled rulesets'
@@ -191,6 +196,7 @@ pub fn is_compiled(key: u64) -> bool {
 pub fn is_bundled(key: u64) -> bool {
     crate::compiled::bundled_by_key(key).is_some()
         || crate::compiled::bundled_runner_by_key(key).is_some()
+        || crate::compiled::bundled_filter_by_key(key).is_some()
 }
 
 /// The keys of the generated searches and runners `game`'s programs would use.
@@ -198,7 +204,7 @@ pub fn keys(game: &Game) -> Vec<u64> {
     game.programs()
         .iter()
         .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover))
-        .flat_map(|p| [search_source(p), runner_source(p)])
+        .flat_map(|p| [search_source(p), runner_source(p), filter_source(p)])
         .flatten()
         .map(|s| key(&s))
         .collect()
@@ -206,6 +212,49 @@ pub fn keys(game: &Game) -> Vec<u64> {
 
 /// The name a generated runner is written with in [`runner_source`].
 const RUNNER: &str = "runner";
+
+/// The name generated filters are written with in [`filter_source`].
+const FILTER: &str = "filter";
+
+/// The source of the filters generated from `program`: one function answering for every choice and
+/// loop of the program that has a filter, by its number (`Options::which`), with the options already
+/// bound in the run; `None` when none has one. (The executor still tests the filters it tests on an
+/// option's values directly, `Run::options`.)
+pub(crate) fn filter_source(program: &Program) -> Option<String> {
+    let all = program
+        .choices
+        .iter()
+        .map(|c| &c.options)
+        .chain(&program.loops);
+    let mut arms = String::new();
+    for o in all {
+        if let Some(f) = &o.filter {
+            let _ = writeln!(arms, "        {} => {},", o.which, truthy(f));
+        }
+    }
+    if arms.is_empty() {
+        return None;
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "fn {FILTER}(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {{"
+    );
+    s.push_str(
+        "    let g = run.game;
+    let _ = g;
+    Ok(match which {
+",
+    );
+    s.push_str(&arms);
+    s.push_str(
+        "        _ => false,
+    })
+}
+",
+    );
+    Some(s)
+}
 
 /// The source of a runner generated from `program`: the executor's loop over the program's operations
 /// ([`crate::exec::Executor::run_from`]), each operation written out with its expressions as Rust over

@@ -52,6 +52,8 @@ pub(crate) struct Executor<'g, 's> {
     /// The program's generated runner (compiled.rs), which [`Executor::run_from`] hands its work to;
     /// none on the VM backend.
     runner: Option<crate::compiled::Runner>,
+    /// The program's generated filters; none on the VM backend.
+    filter: Option<crate::compiled::Filter>,
     rule: u16,
     mode: Mode,
     /// The choices to replay (in [`Mode::Replay`]).
@@ -124,6 +126,7 @@ impl<'g, 's> Executor<'g, 's> {
             game,
             program: &EMPTY,
             runner: None,
+            filter: None,
             rule: 0,
             mode,
             given: &[],
@@ -187,6 +190,7 @@ impl<'g, 's> Executor<'g, 's> {
         };
         self.program = program;
         self.runner = self.game.runner(program);
+        self.filter = self.game.filter(program);
         self.rule = rule;
         self.given = given;
         // A search the generated code can make (compiled.rs): the same moves, found without a run.
@@ -310,7 +314,7 @@ impl<'g, 's> Executor<'g, 's> {
     pub(crate) fn for_list(&mut self, run: &mut Run<'g>, st: &Scratch, node: u16) -> Done {
         let o = &self.program.loops[node as usize];
         let start = self.options.len();
-        o.list(run, st, &mut self.options)?;
+        o.list(run, st, &mut self.options, self.filter)?;
         self.frames.push(Frame {
             start: start as u32,
             end: self.options.len() as u32,
@@ -361,12 +365,12 @@ impl<'g, 's> Executor<'g, 's> {
         self.choice_at = o.at;
         match self.mode {
             Mode::Search if node.last && self.can_pause(run, st) => {
-                o.list(run, st, &mut self.options)?;
+                o.list(run, st, &mut self.options, self.filter)?;
                 self.paused_leaves(run, node.id, start);
                 self.options.truncate(start);
                 return Ok(());
             }
-            Mode::Search => o.list(run, st, &mut self.options)?,
+            Mode::Search => o.list(run, st, &mut self.options, self.filter)?,
             Mode::Replay => {
                 let Some(&choice) = self.given.get(self.path.len()) else {
                     return Err(run.error(0, "the move's choices do not match the rule".into()));
@@ -419,7 +423,8 @@ impl<'g, 's> Executor<'g, 's> {
             let inner = &self.program.choices[inner as usize];
             let o = &inner.options;
             self.choice_at = o.at;
-            let listing = Listing::new(&o.slots, &o.domain, o.filter.as_ref(), o.plan);
+            let generated = self.filter.map(|f| (f, o.which));
+            let listing = Listing::new(&o.slots, &o.domain, o.filter.as_ref(), o.plan, generated);
             // The path's last choice is rewritten for each option, not pushed and popped.
             self.path.push(Choice {
                 point: node.id,
@@ -610,13 +615,20 @@ impl<'g> Executor<'g, '_> {
 impl Options {
     /// Adds the options, in order, to the end of `items`.
     #[inline]
-    fn list(&self, run: &mut Run<'_>, st: &Scratch, items: &mut Vec<[Value; 2]>) -> Done {
+    fn list(
+        &self,
+        run: &mut Run<'_>,
+        st: &Scratch,
+        items: &mut Vec<[Value; 2]>,
+        generated: Option<crate::compiled::Filter>,
+    ) -> Done {
         run.options(
             st,
             &self.slots,
             &self.domain,
             self.filter.as_ref(),
             self.plan,
+            generated.map(|f| (f, self.which)),
             items,
         )
     }
@@ -678,6 +690,7 @@ impl Game {
             Executor::working_in(self, Mode::Finish, false, room.take(), None, Some(room));
         finish.program = program;
         finish.runner = self.runner(program);
+        finish.filter = self.filter(program);
         finish.rule = found.rule;
         finish.run_from(&mut run, st, pc as usize)?;
         Ok(run.decided())

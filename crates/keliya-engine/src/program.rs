@@ -109,6 +109,9 @@ pub(crate) struct Options {
     /// How the options are listed (the default serves any choice).
     pub(crate) plan: ListPlan,
     pub(crate) at: usize,
+    /// Its number among the program's choices and loops, in the order they are written: which filter
+    /// of the program's generated filters is its own.
+    pub(crate) which: u16,
 }
 
 #[derive(Clone, Debug)]
@@ -146,6 +149,8 @@ pub(crate) struct Program {
     /// The program's operations generated as Rust, when the engine was built with them: what the
     /// executor runs instead of its own loop over `ops` (compiled.rs).
     pub(crate) runner: Option<crate::compiled::Runner>,
+    /// The filters of its choices and loops generated as Rust, when the engine was built with them.
+    pub(crate) filter: Option<crate::compiled::Filter>,
     /// Each operation's place in the rules (0 for one without), read by generated code, whose text
     /// leaves places out so that the same rule written in two files shares one runner.
     pub(crate) ats: Vec<usize>,
@@ -162,6 +167,7 @@ impl Program {
         end: 0,
         compiled: None,
         runner: None,
+        filter: None,
         ats: Vec::new(),
     };
 
@@ -179,6 +185,7 @@ impl Program {
             loops: Vec::new(),
             last: last.into_iter(),
             prepared,
+            met: 0,
         };
         b.block(body);
         let end = b.ops.len() as u32;
@@ -203,12 +210,14 @@ impl Program {
             end,
             compiled: None,
             runner: None,
+            filter: None,
             ats: Vec::new(),
         };
         program.ats = program.ops.iter().map(Op::at).collect();
         if prepared {
             program.compiled = crate::compiled::search_for(&program);
             program.runner = crate::compiled::runner_for(&program);
+            program.filter = crate::compiled::filter_for(&program);
         }
         program
     }
@@ -227,6 +236,8 @@ struct Builder<'g> {
     /// Whether each choice point is last, in the order they are met (empty: none is).
     last: std::vec::IntoIter<bool>,
     prepared: bool,
+    /// The choices and loops met so far.
+    met: u16,
 }
 
 impl Builder<'_> {
@@ -377,7 +388,14 @@ impl Builder<'_> {
     }
 
     /// A choice's or loop's options, with how they are listed.
-    fn options(&self, slots: &[u16], domain: &Domain, filter: &Option<Expr>, at: usize) -> Options {
+    fn options(
+        &mut self,
+        slots: &[u16],
+        domain: &Domain,
+        filter: &Option<Expr>,
+        at: usize,
+    ) -> Options {
+        self.met += 1;
         Options {
             slots: SmallVec::from_slice(slots),
             domain: domain.clone(),
@@ -387,6 +405,7 @@ impl Builder<'_> {
                 false => ListPlan::default(),
             },
             at,
+            which: self.met - 1,
         }
     }
 }
@@ -569,6 +588,14 @@ impl Game {
     pub(crate) fn runner(&self, program: &Program) -> Option<crate::compiled::Runner> {
         program
             .runner
+            .filter(|_| self.programs.backend == Backend::Compiled)
+    }
+
+    /// The generated filters of `program` on this game's backend.
+    #[inline]
+    pub(crate) fn filter(&self, program: &Program) -> Option<crate::compiled::Filter> {
+        program
+            .filter
             .filter(|_| self.programs.backend == Backend::Compiled)
     }
 

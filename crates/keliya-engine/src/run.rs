@@ -5,6 +5,7 @@
 use keliya_board::SiteId;
 
 use crate::compile::Scope;
+use crate::compiled::Filter;
 use crate::exec::Decided;
 use crate::interp::EngineError;
 use crate::ir::*;
@@ -501,6 +502,9 @@ impl<'a> Run<'a> {
 
     /// Lists the options of a choice point or loop at the end of `items` (the executor's one list for
     /// every choice point on the path, so listing copies nothing and allocates only to grow it).
+    /// `generated`: the program's generated filters and this listing's number among them, which
+    /// test the filter in place of its closures.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn options(
         &mut self,
         st: &State,
@@ -508,6 +512,7 @@ impl<'a> Run<'a> {
         domain: &Domain,
         filter: Option<&Expr>,
         plan: ListPlan,
+        generated: Option<(Filter, u16)>,
         items: &mut Vec<[Value; 2]>,
     ) -> Result<(), Box<EngineError>> {
         let g = self.game;
@@ -607,6 +612,18 @@ impl<'a> Run<'a> {
                     let values = items[k];
                     items[kept] = values;
                     kept += usize::from(test.holds(values, g, st));
+                }
+                items.truncate(kept);
+            }
+            Some(_) if let Some((filter, which)) = generated => {
+                let mut kept = start;
+                for k in start..items.len() {
+                    let values = items[k];
+                    self.bind(slots, values);
+                    if filter(self, st, which)? {
+                        items[kept] = values;
+                        kept += 1;
+                    }
                 }
                 items.truncate(kept);
             }
@@ -791,6 +808,7 @@ pub(crate) struct Listing<'e> {
     domain: &'e Domain,
     filter: Option<&'e Expr>,
     plan: ListPlan,
+    generated: Option<(Filter, u16)>,
 }
 
 /// The listings with a loop of their own, the variable whose point they start from in a local.
@@ -813,12 +831,14 @@ impl<'e> Listing<'e> {
         domain: &'e Domain,
         filter: Option<&'e Expr>,
         plan: ListPlan,
+        generated: Option<(Filter, u16)>,
     ) -> Self {
         Listing {
             slots,
             domain,
             filter,
             plan,
+            generated,
         }
     }
 
@@ -869,7 +889,15 @@ impl<'e> Listing<'e> {
                 }
             }
             Direct::None => {
-                return run.options(st, self.slots, self.domain, self.filter, self.plan, items);
+                return run.options(
+                    st,
+                    self.slots,
+                    self.domain,
+                    self.filter,
+                    self.plan,
+                    self.generated,
+                    items,
+                );
             }
         }
         Ok(())

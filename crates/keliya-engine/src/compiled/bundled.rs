@@ -340,6 +340,191 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0xff490687a82e9954, runner_ff490687a82e9954),
 ];
 
+/// The filters, by the key of their text, in order.
+pub(crate) static FILTERS: &[(u64, Filter)] = &[
+    (0x03c31744e58990e0, filter_03c31744e58990e0),
+    (0x061953e6a666fdcf, filter_061953e6a666fdcf),
+    (0x06254f5070c3ceb8, filter_06254f5070c3ceb8),
+    (0x081e815b063e280c, filter_081e815b063e280c),
+    (0x08e8d2c98870a548, filter_08e8d2c98870a548),
+    (0x09c2d1bb0952facd, filter_09c2d1bb0952facd),
+    (0x0bc6ce8a1970e698, filter_0bc6ce8a1970e698),
+    (0x0ee100f2ff254394, filter_0ee100f2ff254394),
+    (0x10be8b67bc1b6030, filter_10be8b67bc1b6030),
+    (0x115224a082cde216, filter_115224a082cde216),
+    (0x1207b9eacfb7d780, filter_1207b9eacfb7d780),
+    (0x144e23f65cd99463, filter_144e23f65cd99463),
+    (0x14df415c761009a0, filter_14df415c761009a0),
+    (0x15cd676a620a2745, filter_15cd676a620a2745),
+    (0x15fa464ce6af5723, filter_15fa464ce6af5723),
+    (0x17616fda67c66c35, filter_17616fda67c66c35),
+    (0x1947ac0c21308614, filter_1947ac0c21308614),
+    (0x1bd90d90bed05739, filter_1bd90d90bed05739),
+    (0x1ce0d2de83b2b19c, filter_1ce0d2de83b2b19c),
+    (0x1d13a3d0e98aa310, filter_1d13a3d0e98aa310),
+    (0x1dab655325fe8bd7, filter_1dab655325fe8bd7),
+    (0x1e5bb4010ff285db, filter_1e5bb4010ff285db),
+    (0x224348408ba32d1c, filter_224348408ba32d1c),
+    (0x23a9d95d5ca73e66, filter_23a9d95d5ca73e66),
+    (0x2761195ca6218665, filter_2761195ca6218665),
+    (0x2cbc59e31a08aa6d, filter_2cbc59e31a08aa6d),
+    (0x2d64e7f557188718, filter_2d64e7f557188718),
+    (0x2e9a44522b068ede, filter_2e9a44522b068ede),
+    (0x306f75ab7be318bb, filter_306f75ab7be318bb),
+    (0x31ff271c727b2d92, filter_31ff271c727b2d92),
+    (0x329dc0a20eee9379, filter_329dc0a20eee9379),
+    (0x33c00c49ff562a3b, filter_33c00c49ff562a3b),
+    (0x3712e4f256d0212c, filter_3712e4f256d0212c),
+    (0x3921b2c54f8c0a34, filter_3921b2c54f8c0a34),
+    (0x39b490c5e4ab1ab8, filter_39b490c5e4ab1ab8),
+    (0x3a6ec4686d56d851, filter_3a6ec4686d56d851),
+    (0x3c40fabd6633dc67, filter_3c40fabd6633dc67),
+    (0x3d577d79c5387271, filter_3d577d79c5387271),
+    (0x43b38979b1196363, filter_43b38979b1196363),
+    (0x44024bfd06303efb, filter_44024bfd06303efb),
+    (0x462e0d83b23fd0ae, filter_462e0d83b23fd0ae),
+    (0x46691b9f11809749, filter_46691b9f11809749),
+    (0x46697841af4cfa04, filter_46697841af4cfa04),
+    (0x48580c9e8a9fb74e, filter_48580c9e8a9fb74e),
+    (0x488dd05f4dce9971, filter_488dd05f4dce9971),
+    (0x4949972d873d4808, filter_4949972d873d4808),
+    (0x49fbe370e47e0fee, filter_49fbe370e47e0fee),
+    (0x51589940a6cd7f59, filter_51589940a6cd7f59),
+    (0x5487d76194ce6508, filter_5487d76194ce6508),
+    (0x5c2017444f5d651e, filter_5c2017444f5d651e),
+    (0x5e0bc7a627ad9988, filter_5e0bc7a627ad9988),
+    (0x5ff8e840570f9076, filter_5ff8e840570f9076),
+    (0x610f9d494b2419ae, filter_610f9d494b2419ae),
+    (0x6160acbb27d74cf8, filter_6160acbb27d74cf8),
+    (0x626b27fa8876e8e7, filter_626b27fa8876e8e7),
+    (0x62c29cd8e1477447, filter_62c29cd8e1477447),
+    (0x663f5e68574e049c, filter_663f5e68574e049c),
+    (0x680561d0923ece87, filter_680561d0923ece87),
+    (0x68e27ef9a9d21eb4, filter_68e27ef9a9d21eb4),
+    (0x6b227257a4ebb86c, filter_6b227257a4ebb86c),
+    (0x6cebff34ed46a7c3, filter_6cebff34ed46a7c3),
+    (0x6fada9eb4b53c072, filter_6fada9eb4b53c072),
+    (0x718bf9863655b8ee, filter_718bf9863655b8ee),
+    (0x71a7984e5cb26dc3, filter_71a7984e5cb26dc3),
+    (0x71ba372a4c1e6e20, filter_71ba372a4c1e6e20),
+    (0x72206c1a4843c4b0, filter_72206c1a4843c4b0),
+    (0x7325917fa35b2dce, filter_7325917fa35b2dce),
+    (0x776485156a771695, filter_776485156a771695),
+    (0x77a1b7ef9c95c822, filter_77a1b7ef9c95c822),
+    (0x77f9137325f3f1b4, filter_77f9137325f3f1b4),
+    (0x77fb89ae5ca86c7a, filter_77fb89ae5ca86c7a),
+    (0x785a9c852e454724, filter_785a9c852e454724),
+    (0x7bab75d137c60942, filter_7bab75d137c60942),
+    (0x7de998357c2517c5, filter_7de998357c2517c5),
+    (0x7e8fdb718c595190, filter_7e8fdb718c595190),
+    (0x81637ac98c5ea540, filter_81637ac98c5ea540),
+    (0x8284d6a31daf2173, filter_8284d6a31daf2173),
+    (0x859e5304e16d0903, filter_859e5304e16d0903),
+    (0x85ba17187f2cd462, filter_85ba17187f2cd462),
+    (0x85c1e83b58e4f961, filter_85c1e83b58e4f961),
+    (0x8699600c400a2f61, filter_8699600c400a2f61),
+    (0x881bcc3431728e4e, filter_881bcc3431728e4e),
+    (0x886224ebb6bf5af4, filter_886224ebb6bf5af4),
+    (0x896b930386a9f290, filter_896b930386a9f290),
+    (0x8a10e2a4f0553464, filter_8a10e2a4f0553464),
+    (0x8a20d6ed0030d7ed, filter_8a20d6ed0030d7ed),
+    (0x8aef2f897b6e826d, filter_8aef2f897b6e826d),
+    (0x8cf4ecf5a10df14e, filter_8cf4ecf5a10df14e),
+    (0x8f50aa4a78f6b301, filter_8f50aa4a78f6b301),
+    (0x8f6aa599a99cb823, filter_8f6aa599a99cb823),
+    (0x9005b70356c6e240, filter_9005b70356c6e240),
+    (0x90426a1bccdbb8d6, filter_90426a1bccdbb8d6),
+    (0x9085fc5b5059593a, filter_9085fc5b5059593a),
+    (0x92f9c52ea41c2a08, filter_92f9c52ea41c2a08),
+    (0x9371c6f034f864c0, filter_9371c6f034f864c0),
+    (0x94db725323a38308, filter_94db725323a38308),
+    (0x96595637f808e14d, filter_96595637f808e14d),
+    (0x9b0ccf35bb70fc35, filter_9b0ccf35bb70fc35),
+    (0x9ba3eee1c3ae888b, filter_9ba3eee1c3ae888b),
+    (0x9c63db0044547afb, filter_9c63db0044547afb),
+    (0x9d1ef5370e63ed81, filter_9d1ef5370e63ed81),
+    (0x9ef7ee815f1ebae5, filter_9ef7ee815f1ebae5),
+    (0xa06d687a5774f87e, filter_a06d687a5774f87e),
+    (0xa08dbd9151a96a95, filter_a08dbd9151a96a95),
+    (0xa299d0d692e05d53, filter_a299d0d692e05d53),
+    (0xa2f8f0eb7593f2c5, filter_a2f8f0eb7593f2c5),
+    (0xa421474a5e746267, filter_a421474a5e746267),
+    (0xa4aae946a6158200, filter_a4aae946a6158200),
+    (0xa4d1afb4f9d26427, filter_a4d1afb4f9d26427),
+    (0xa63fbeb904c5a45e, filter_a63fbeb904c5a45e),
+    (0xa9270345d82991bc, filter_a9270345d82991bc),
+    (0xa9564a5fa54625d0, filter_a9564a5fa54625d0),
+    (0xacdc2c65129e93e0, filter_acdc2c65129e93e0),
+    (0xad03fba4601a76db, filter_ad03fba4601a76db),
+    (0xae8be6b79d635cbe, filter_ae8be6b79d635cbe),
+    (0xaf9703264dafc7c0, filter_af9703264dafc7c0),
+    (0xafd559b0d82a50b2, filter_afd559b0d82a50b2),
+    (0xaff24d64043be25f, filter_aff24d64043be25f),
+    (0xb3418b6ec4b5a781, filter_b3418b6ec4b5a781),
+    (0xb3cf75f9b4377893, filter_b3cf75f9b4377893),
+    (0xb50a12eb704d93cb, filter_b50a12eb704d93cb),
+    (0xb7127255ec826b4d, filter_b7127255ec826b4d),
+    (0xb89b128cf600f929, filter_b89b128cf600f929),
+    (0xb8c661270be18ab0, filter_b8c661270be18ab0),
+    (0xb8fb24d74327216b, filter_b8fb24d74327216b),
+    (0xbadac848b3b3719f, filter_badac848b3b3719f),
+    (0xbade35b85668c98a, filter_bade35b85668c98a),
+    (0xbae8e0ac67538518, filter_bae8e0ac67538518),
+    (0xbc3a707ff6d76312, filter_bc3a707ff6d76312),
+    (0xbc5822fc01c541ab, filter_bc5822fc01c541ab),
+    (0xbd618657b1822020, filter_bd618657b1822020),
+    (0xbd7924d3024f199c, filter_bd7924d3024f199c),
+    (0xbdc1c4501d4b3131, filter_bdc1c4501d4b3131),
+    (0xbe876b301fcd117f, filter_be876b301fcd117f),
+    (0xbf019f3e1ebae95d, filter_bf019f3e1ebae95d),
+    (0xc3eb79f90e9e519f, filter_c3eb79f90e9e519f),
+    (0xc7ff57fdf35a9410, filter_c7ff57fdf35a9410),
+    (0xc81a3316dbc5d415, filter_c81a3316dbc5d415),
+    (0xc87a6fde562b9d92, filter_c87a6fde562b9d92),
+    (0xcb902c6b89938941, filter_cb902c6b89938941),
+    (0xcc5f9ce2a8455ee0, filter_cc5f9ce2a8455ee0),
+    (0xccd7d18d8f243432, filter_ccd7d18d8f243432),
+    (0xcf04aaadd420b5f0, filter_cf04aaadd420b5f0),
+    (0xcfc8f2577a81ee54, filter_cfc8f2577a81ee54),
+    (0xd45ee7b909c3d98f, filter_d45ee7b909c3d98f),
+    (0xd62a90cb56e9248f, filter_d62a90cb56e9248f),
+    (0xd8a24255a8081a09, filter_d8a24255a8081a09),
+    (0xd8ba8a957a016e90, filter_d8ba8a957a016e90),
+    (0xd954f5cd1a6697ec, filter_d954f5cd1a6697ec),
+    (0xdb0416dd19fe7844, filter_db0416dd19fe7844),
+    (0xdc039acad7cafa09, filter_dc039acad7cafa09),
+    (0xdc57b090f5442a6c, filter_dc57b090f5442a6c),
+    (0xdcaa64828eff2c0e, filter_dcaa64828eff2c0e),
+    (0xdd96b9ea4791b12e, filter_dd96b9ea4791b12e),
+    (0xde2b5cc6d02ad335, filter_de2b5cc6d02ad335),
+    (0xdf83dc40cf559f27, filter_df83dc40cf559f27),
+    (0xdff974e79c162195, filter_dff974e79c162195),
+    (0xe0e021b173ab1f78, filter_e0e021b173ab1f78),
+    (0xe1074174339fba98, filter_e1074174339fba98),
+    (0xe126c9b6ccb4d423, filter_e126c9b6ccb4d423),
+    (0xe6163f8fd7e44165, filter_e6163f8fd7e44165),
+    (0xe73eb7189c5c3f49, filter_e73eb7189c5c3f49),
+    (0xe8e006c35ffc307f, filter_e8e006c35ffc307f),
+    (0xe8f20afd3932081c, filter_e8f20afd3932081c),
+    (0xe945f96df9ea965a, filter_e945f96df9ea965a),
+    (0xf1fb3c10d1d96013, filter_f1fb3c10d1d96013),
+    (0xf2e6963049a0170a, filter_f2e6963049a0170a),
+    (0xf4ccde416e240b46, filter_f4ccde416e240b46),
+    (0xf6458466684e7e8e, filter_f6458466684e7e8e),
+    (0xf6553df57da792f0, filter_f6553df57da792f0),
+    (0xf6cacac80d8e6b83, filter_f6cacac80d8e6b83),
+    (0xf731c5b4d57fa9c8, filter_f731c5b4d57fa9c8),
+    (0xf98cbf0eaccaea51, filter_f98cbf0eaccaea51),
+    (0xfa50247de494e0b9, filter_fa50247de494e0b9),
+    (0xfa959a765a480462, filter_fa959a765a480462),
+    (0xfbe8b7d5278e2472, filter_fbe8b7d5278e2472),
+    (0xfc5fab52b5fa0c36, filter_fc5fab52b5fa0c36),
+    (0xfd378c00316b9f5c, filter_fd378c00316b9f5c),
+    (0xfd9bda6a705053a0, filter_fd9bda6a705053a0),
+    (0xfdae5c7564374e0f, filter_fdae5c7564374e0f),
+    (0xffd580d176a2121d, filter_ffd580d176a2121d),
+];
+
 fn search_235ed6a42f513b5a(ex: &mut Executor<'_, '_>, st: &Scratch<'_>, program: &Program) -> Done {
     let g = ex.game();
     let outer = &program.choices[0];
@@ -79611,5 +79796,1917 @@ fn runner_ff490687a82e9954<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
         }
         pc += 1;
     }
+}
+
+fn filter_03c31744e58990e0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => ((((run.locals[4] == Value::None) || (run.locals[8] == run.locals[4])) && (((run.locals[1] == Value::Int(0)) || (run.locals[3] == Value::Int(1))) || (run.locals[8] == Value::Site(0)))) && (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 2) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 6) > 0)))),
+        3 => ((run.locals[13] == run.locals[9]) || (run.locals[13] == run.locals[11])),
+        1 => (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 2) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 6) > 0))),
+        4 => ((run.locals[15] == Value::Player(3)) || (run.locals[15] == Value::Player(1))),
+        _ => false,
+    })
+}
+
+fn filter_061953e6a666fdcf(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.locals[0] == Value::Site(13)) && (run.call_values(st, Func::Count, [Value::Site(4), Value::Piece(1), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(5), Value::None]).truthy() || !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)))),
+        _ => false,
+    })
+}
+
+fn filter_06254f5070c3ceb8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.locals[5] == run.call_values(st, Func::Along, [run.locals[4], run.locals[3], Value::Int(1)])) && (run.call_values(st, Func::Count, [run.locals[2], run.locals[1], Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [run.locals[5], Value::Int(5), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.locals[5], run.locals[1], Value::None]).truthy()))),
+        _ => false,
+    })
+}
+
+fn filter_081e815b063e280c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 4) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 6) > 0))),
+        1 => (((((run.locals[1] == Value::Int(0)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)) || ((run.locals[1] == Value::Int(1)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0))) || ((run.locals[1] == Value::Int(2)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 4) > 0))) || ((run.locals[1] == Value::Int(3)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 6) > 0))),
+        2 => (run.locals[7] == run.locals[6]),
+        _ => false,
+    })
+}
+
+fn filter_08e8d2c98870a548(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (matches!(run.locals[1], Value::Site(x) if st.site_is_empty(g, x)) && matches!(run.locals[2], Value::Site(x) if st.site_is_empty(g, x))),
+        _ => false,
+    })
+}
+
+fn filter_09c2d1bb0952facd(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => ((matches!(run.locals[3], Value::Site(x) if st.count(g, x, 2) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(2), run.locals[3], Value::None]).int(), run.locals[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(2), run.locals[3], Value::None]).int() > 0i64) || (run.locals[1] == Value::Int(1)))),
+        4 => ((run.locals[4] == Value::Site(22)) && matches!(run.locals[4], Value::Site(x) if st.count(g, x, 2) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_0bc6ce8a1970e698(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 8) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0))) && (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 9) > 0)))))),
+        1 => (run.locals[2] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_0ee100f2ff254394(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::SiteOwner, [run.locals[1], Value::None, Value::None]) == Value::Player(0)),
+        1 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        2 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => (run.var_of(st, 0, run.locals[5]).int() < 7i64),
+        _ => false,
+    })
+}
+
+fn filter_10be8b67bc1b6030(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => !(run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy()),
+        1 => ((run.locals[12] == run.locals[11]) && ((run.call_values(st, Func::Tagged, [run.locals[12], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[12], Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.locals[12], run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[12], run.locals[4], Value::None]).truthy())))),
+        _ => false,
+    })
+}
+
+fn filter_115224a082cde216(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(0)) && ((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)),
+        1 => (run.call_values(st, Func::SiteOwner, [run.locals[6], Value::None, Value::None]) == Value::Player(0)),
+        _ => false,
+    })
+}
+
+fn filter_1207b9eacfb7d780(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::SiteOwner, [run.locals[1], Value::None, Value::None]) == Value::Player(1)),
+        1 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        2 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => (run.var_of(st, 0, run.locals[5]).int() < 6i64),
+        _ => false,
+    })
+}
+
+fn filter_144e23f65cd99463(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => ((matches!(run.locals[3], Value::Site(x) if st.count(g, x, 0) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int(), run.locals[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() > 0i64) || (run.locals[1] == Value::Int(1)))),
+        4 => ((run.locals[4] == Value::Site(2)) && matches!(run.locals[4], Value::Site(x) if st.count(g, x, 0) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_14df415c761009a0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.var_of(st, 10, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_15cd676a620a2745(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[10] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[10], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[10], Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.locals[10], run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[10], run.locals[4], Value::None]).truthy())))),
+        1 => (run.locals[12] == run.locals[10]),
+        _ => false,
+    })
+}
+
+fn filter_15fa464ce6af5723(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[3] == run.locals[2]) && run.call_values(st, Func::Has, [run.locals[3], run.locals[0], Value::None]).truthy()),
+        1 => (run.locals[4] == run.call_values(st, Func::Along, [run.locals[1], run.locals[2], Value::Int(5)])),
+        _ => false,
+    })
+}
+
+fn filter_17616fda67c66c35(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::SiteOwner, [run.locals[1], Value::None, Value::None]) == Value::Player(0)),
+        1 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        2 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => (run.var_of(st, 0, run.locals[5]).int() < 6i64),
+        _ => false,
+    })
+}
+
+fn filter_1947ac0c21308614(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()),
+        1 => ((run.locals[3] == run.locals[2]) && ((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[3], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[3], Value::Site(x) if st.count(g, x, 1) > 0))))),
+        _ => false,
+    })
+}
+
+fn filter_1bd90d90bed05739(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[8], Value::None, Value::None]).int() > 0i64),
+        3 => ((run.call_values(st, Func::Has, [run.locals[6], run.locals[0], Value::None]).truthy() && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[1], run.locals[6], Value::None]).int(), run.locals[3].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [run.locals[1], run.locals[6], Value::None]).int() > 0i64) || (run.locals[4] == Value::Int(1)))),
+        4 => ((run.locals[7] == run.locals[2]) && run.call_values(st, Func::Has, [run.locals[7], run.locals[0], Value::None]).truthy()),
+        _ => false,
+    })
+}
+
+fn filter_1ce0d2de83b2b19c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(2), run.locals[0], Value::None]).int(), run.ambient(st, Ambient::Throw)?.int())) == Value::Int(9))),
+        1 => ((run.locals[1] == Value::Site(22)) && matches!(run.locals[1], Value::Site(x) if st.count(g, x, 2) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_1d13a3d0e98aa310(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        3 => ((match run.locals[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match run.locals[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match run.locals[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
+        _ => false,
+    })
+}
+
+fn filter_1dab655325fe8bd7(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.locals[0] == Value::Site(5)) && (run.call_values(st, Func::Count, [Value::Site(3), Value::Piece(0), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(5), Value::None]).truthy() || !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)))),
+        _ => false,
+    })
+}
+
+fn filter_1e5bb4010ff285db(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (!(run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Count, [run.locals[8], run.locals[7], Value::None]).int() >= run.locals[5].int())),
+        3 => (run.locals[11] == run.locals[10]),
+        6 => (run.call_values(st, Func::Side, [run.locals[12], Value::None, Value::None]) != run.call_values(st, Func::Side, [run.locals[0], Value::None, Value::None])),
+        7 => (run.locals[14] == run.locals[12]),
+        _ => false,
+    })
+}
+
+fn filter_224348408ba32d1c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 9) > 0))) && (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 8) > 0)))))),
+        1 => (run.locals[2] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_23a9d95d5ca73e66(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 7) > 0) && (arith(BinOp::Div, run.locals[1].int(), 2i64) > 0i64)),
+        4 => (run.locals[7] == run.locals[6]),
+        5 => (run.locals[9] != Value::Player(3)),
+        _ => false,
+    })
+}
+
+fn filter_2761195ca6218665(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.count(g, x, 6) > 0),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_2cbc59e31a08aa6d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (matches!(run.locals[1], Value::Site(x) if st.site_is_empty(g, x)) && (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[1], Value::None]).int() > run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[0], Value::None]).int())),
+        _ => false,
+    })
+}
+
+fn filter_2d64e7f557188718(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_2e9a44522b068ede(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy())))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_306f75ab7be318bb(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[6], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(4), Value::None]).truthy())) && (((run.call_values(st, Func::Has, [run.locals[6], run.locals[0], Value::None]).truthy() || run.call_values(st, Func::Has, [run.locals[6], run.locals[1], Value::None]).truthy()) || run.call_values(st, Func::Has, [run.locals[6], run.locals[2], Value::None]).truthy()) || run.call_values(st, Func::Has, [run.locals[6], run.locals[3], Value::None]).truthy())),
+        1 => ((run.locals[12] == run.locals[11]) && (!(run.call_values(st, Func::Tagged, [run.locals[12], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::Count, [run.locals[12], run.locals[0], Value::None]).int(), run.call_values(st, Func::Count, [run.locals[12], run.locals[1], Value::None]).int()), run.call_values(st, Func::Count, [run.locals[12], run.locals[2], Value::None]).int()), run.call_values(st, Func::Count, [run.locals[12], run.locals[3], Value::None]).int())) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_31ff271c727b2d92(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_329dc0a20eee9379(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.site_is_empty(g, x)) && ((run.locals[0] == Value::Site(2)) || (run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(0), Value::None]).int() < 3i64))),
+        _ => false,
+    })
+}
+
+fn filter_33c00c49ff562a3b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.count(g, x, 4) > 0),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_3712e4f256d0212c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => matches!(run.locals[1], Value::Site(x) if st.site_is_empty(g, x)),
+        _ => false,
+    })
+}
+
+fn filter_3921b2c54f8c0a34(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => ((((run.locals[10] == Value::None) || (run.locals[14] == run.locals[10])) && (((run.locals[7] == Value::Int(0)) || (run.locals[9] == Value::Int(1))) || (run.locals[14] == Value::Site(0)))) && (run.call_values(st, Func::Has, [run.locals[14], run.locals[1], Value::None]).truthy() || ((run.locals[14] != Value::Site(0)) && run.call_values(st, Func::Has, [run.locals[14], run.locals[2], Value::None]).truthy()))),
+        3 => ((run.locals[19] == run.locals[15]) || (run.locals[19] == run.locals[17])),
+        1 => (run.call_values(st, Func::Has, [run.locals[14], run.locals[1], Value::None]).truthy() || ((run.locals[14] != Value::Site(0)) && run.call_values(st, Func::Has, [run.locals[14], run.locals[2], Value::None]).truthy())),
+        4 => ((run.locals[21] == run.locals[4]) || (run.locals[21] == run.locals[5])),
+        _ => false,
+    })
+}
+
+fn filter_39b490c5e4ab1ab8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 4) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 6) > 0))),
+        1 => ((run.locals[6] == run.locals[5]) && (!(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match run.locals[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }), (match run.locals[6] { Value::Site(x) => st.count(g, x, 2) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 4) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 6) as i64, _ => 0 }))) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_3a6ec4686d56d851(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.locals[0] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), run.ambient(st, Ambient::Throw)?])) && (run.call_values(st, Func::Count, [Value::Site(3), Value::Piece(0), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(5), Value::None]).truthy() || !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)))),
+        _ => false,
+    })
+}
+
+fn filter_3c40fabd6633dc67(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::Has, [run.locals[3], run.locals[0], Value::None]).truthy() && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[1], run.locals[3], Value::None]).int(), run.ambient(st, Ambient::Throw)?.int())) == Value::Int(9))),
+        1 => ((run.locals[4] == run.locals[2]) && run.call_values(st, Func::Has, [run.locals[4], run.locals[0], Value::None]).truthy()),
+        _ => false,
+    })
+}
+
+fn filter_3d577d79c5387271(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy())))),
+        2 => ((run.locals[3] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[1]])) && run.locals[2].truthy()),
+        _ => false,
+    })
+}
+
+fn filter_43b38979b1196363(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]) != Value::None) && ((51i64 < run.locals[5].int()) || ((Value::Int(51) == run.locals[5]) && (run.locals[9].int() <= run.locals[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(0), Value::None]).truthy()) || (run.locals[4].int() < 3i64))))),
+        5 => ((((!(run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]) != Value::None)) && ((run.locals[1] == Value::Int(0)) || ((run.locals[13] == Value::Site(70)) && (run.locals[7].int() < run.locals[1].int())))) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]).int() < run.locals[5].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]) == run.locals[5]) && (run.locals[9].int() <= run.locals[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(0), Value::None]).truthy()) || (run.locals[4].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_44024bfd06303efb(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]) != Value::None) && ((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(9), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[11], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[11], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(9), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_462e0d83b23fd0ae(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (run.var_of(st, 0, run.locals[3]).int() < 8i64),
+        _ => false,
+    })
+}
+
+fn filter_46691b9f11809749(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_46697841af4cfa04(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        _ => false,
+    })
+}
+
+fn filter_48580c9e8a9fb74e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((((((run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[24].int()))]) != Value::None) && ((51i64 < run.locals[21].int()) || ((Value::Int(51) == run.locals[21]) && (run.locals[24].int() <= run.locals[22].int())))) && ((run.locals[24].int() < 2i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(52)]), Value::None, Value::None]).truthy())) && ((run.locals[24].int() < 3i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(53)]), Value::None, Value::None]).truthy())) && ((run.locals[24].int() < 4i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(54)]), Value::None, Value::None]).truthy())) && ((run.locals[24].int() < 5i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(55)]), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[24].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[24].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[24].int()))]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[24].int()))]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[24].int()))]), run.locals[6], Value::None]).truthy()) || (run.locals[20].int() < 3i64))))),
+        5 => (((((((!(run.call_values(st, Func::Tagged, [run.locals[28], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[10], run.locals[28], run.locals[24]]) != Value::None)) && ((((((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int() < run.locals[21].int()) || ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]) == run.locals[21]) && (run.locals[24].int() <= run.locals[22].int()))) && !(((run.locals[15].truthy() && (run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int() > run.locals[16].int())) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int(), run.locals[24].int()) < run.locals[21].int())))) && !((((run.locals[15].truthy() && (run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int() > run.locals[16].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int(), run.locals[24].int())) == run.locals[21])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.locals[21]]), Value::Int(0), Value::None]).truthy()))) || (((run.locals[21] == run.locals[14]) && (run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int() < 51i64)) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int(), run.locals[24].int()) > 51i64))) || (((run.locals[21].int() < run.locals[14].int()) && (run.locals[17].int() > run.locals[14].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[28], Value::None]).int(), run.locals[24].int())) == Value::Int(51))))) && ((run.locals[24].int() < 2i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], Value::Int(1)]), Value::None, Value::None]).truthy())) && ((run.locals[24].int() < 3i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], Value::Int(2)]), Value::None, Value::None]).truthy())) && ((run.locals[24].int() < 4i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], Value::Int(3)]), Value::None, Value::None]).truthy())) && ((run.locals[24].int() < 5i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], Value::Int(4)]), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], run.locals[24]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], run.locals[24]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], run.locals[24]]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], run.locals[24]]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[28], run.locals[24]]), run.locals[6], Value::None]).truthy()) || (run.locals[20].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_488dd05f4dce9971(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0) && (run.locals[0] != Value::Site(32))),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_4949972d873d4808(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(2), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()))))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_49fbe370e47e0fee(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?) && ((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)),
+        1 => (run.call_values(st, Func::SiteOwner, [run.locals[6], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?),
+        _ => false,
+    })
+}
+
+fn filter_51589940a6cd7f59(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::SiteOwner, [run.locals[1], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?),
+        1 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        2 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => (run.var_of(st, 0, run.locals[5]).int() < 6i64),
+        _ => false,
+    })
+}
+
+fn filter_5487d76194ce6508(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[0], Value::None]).int(), run.ambient(st, Ambient::Throw)?.int())) == Value::Int(9))),
+        1 => ((run.locals[1] == Value::Site(2)) && matches!(run.locals[1], Value::Site(x) if st.count(g, x, 0) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_5c2017444f5d651e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_5e0bc7a627ad9988(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_5ff8e840570f9076(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(1)) && ((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)),
+        _ => false,
+    })
+}
+
+fn filter_610f9d494b2419ae(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 5) > 0) && (arith(BinOp::Div, run.locals[1].int(), 2i64) > 0i64)),
+        4 => (run.locals[7] == run.locals[6]),
+        5 => (run.locals[9] != Value::Player(1)),
+        _ => false,
+    })
+}
+
+fn filter_6160acbb27d74cf8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]), run.locals[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]), run.locals[2], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]), run.locals[3], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[8], run.locals[9], run.ambient(st, Ambient::Throw)?]), run.locals[4], Value::None]).truthy()))))),
+        1 => (run.locals[11] == run.call_values(st, Func::Along, [run.locals[8], run.locals[5], run.locals[10]])),
+        _ => false,
+    })
+}
+
+fn filter_626b27fa8876e8e7(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_62c29cd8e1477447(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy())))),
+        2 => ((run.locals[3] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[1]])) && run.locals[2].truthy()),
+        _ => false,
+    })
+}
+
+fn filter_663f5e68574e049c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 9) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0))) && (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 8) > 0)))))),
+        1 => (run.locals[2] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_680561d0923ece87(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0))))),
+        1 => (run.locals[2] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_68e27ef9a9d21eb4(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 1) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[3], Value::None]).int() < 25i64)),
+        4 => (run.locals[8] == run.locals[7]),
+        5 => (run.locals[10] != Value::Player(1)),
+        _ => false,
+    })
+}
+
+fn filter_6b227257a4ebb86c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[6], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(4), Value::None]).truthy())) && (((run.call_values(st, Func::Has, [run.locals[6], run.locals[0], Value::None]).truthy() || run.call_values(st, Func::Has, [run.locals[6], run.locals[1], Value::None]).truthy()) || run.call_values(st, Func::Has, [run.locals[6], run.locals[2], Value::None]).truthy()) || run.call_values(st, Func::Has, [run.locals[6], run.locals[3], Value::None]).truthy())),
+        1 => (((((run.locals[7] == Value::Int(0)) && run.call_values(st, Func::Has, [run.locals[6], run.locals[0], Value::None]).truthy()) || ((run.locals[7] == Value::Int(1)) && run.call_values(st, Func::Has, [run.locals[6], run.locals[1], Value::None]).truthy())) || ((run.locals[7] == Value::Int(2)) && run.call_values(st, Func::Has, [run.locals[6], run.locals[2], Value::None]).truthy())) || ((run.locals[7] == Value::Int(3)) && run.call_values(st, Func::Has, [run.locals[6], run.locals[3], Value::None]).truthy())),
+        2 => (run.locals[13] == run.locals[12]),
+        _ => false,
+    })
+}
+
+fn filter_6cebff34ed46a7c3(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 4) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 6) > 0))),
+        2 => ((run.locals[6] == run.locals[5]) && (!(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match run.locals[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }), (match run.locals[6] { Value::Site(x) => st.count(g, x, 2) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 4) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 6) as i64, _ => 0 }))) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_6fada9eb4b53c072(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_718bf9863655b8ee(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(1)) && ((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)),
+        1 => (run.call_values(st, Func::SiteOwner, [run.locals[6], Value::None, Value::None]) == Value::Player(1)),
+        _ => false,
+    })
+}
+
+fn filter_71a7984e5cb26dc3(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]) != Value::None) && ((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(8), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[11], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[11], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(8), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_71ba372a4c1e6e20(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => ((((run.locals[10] == Value::None) || (run.locals[14] == run.locals[10])) && (((run.locals[7] == Value::Int(0)) || (run.locals[9] == Value::Int(1))) || (run.locals[14] == Value::Site(0)))) && (run.call_values(st, Func::Has, [run.locals[14], run.locals[1], Value::None]).truthy() || ((run.locals[14] != Value::Site(0)) && run.call_values(st, Func::Has, [run.locals[14], run.locals[2], Value::None]).truthy()))),
+        3 => (((run.locals[19] == run.locals[15]) || (run.locals[19] == run.locals[17])) && (!(run.call_values(st, Func::Tagged, [run.locals[19], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::Count, [run.locals[19], run.call_values(st, Func::PieceOf, [Value::Int(0), run.locals[4], Value::None]), Value::None]).int(), run.call_values(st, Func::Count, [run.locals[19], run.call_values(st, Func::PieceOf, [Value::Int(1), run.locals[4], Value::None]), Value::None]).int()), run.call_values(st, Func::Count, [run.locals[19], run.call_values(st, Func::PieceOf, [Value::Int(0), run.locals[5], Value::None]), Value::None]).int()), run.call_values(st, Func::Count, [run.locals[19], run.call_values(st, Func::PieceOf, [Value::Int(1), run.locals[5], Value::None]), Value::None]).int())) == Value::Int(0)))),
+        1 => (run.call_values(st, Func::Has, [run.locals[14], run.locals[1], Value::None]).truthy() || ((run.locals[14] != Value::Site(0)) && run.call_values(st, Func::Has, [run.locals[14], run.locals[2], Value::None]).truthy())),
+        4 => ((run.locals[21] == run.locals[4]) || (run.locals[21] == run.locals[5])),
+        _ => false,
+    })
+}
+
+fn filter_72206c1a4843c4b0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.locals[0] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), run.ambient(st, Ambient::Throw)?])) && (run.call_values(st, Func::Count, [Value::Site(4), Value::Piece(1), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(5), Value::None]).truthy() || !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)))),
+        _ => false,
+    })
+}
+
+fn filter_7325917fa35b2dce(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(3), run.locals[0], Value::None]).int(), run.ambient(st, Ambient::Throw)?.int())) == Value::Int(9))),
+        1 => ((run.locals[1] == Value::Site(10)) && matches!(run.locals[1], Value::Site(x) if st.count(g, x, 3) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_776485156a771695(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(1)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.var_of(st, 10, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_77a1b7ef9c95c822(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[6], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(4), Value::None]).truthy())) && (((run.call_values(st, Func::Has, [run.locals[6], run.locals[0], Value::None]).truthy() || run.call_values(st, Func::Has, [run.locals[6], run.locals[1], Value::None]).truthy()) || run.call_values(st, Func::Has, [run.locals[6], run.locals[2], Value::None]).truthy()) || run.call_values(st, Func::Has, [run.locals[6], run.locals[3], Value::None]).truthy())),
+        2 => ((run.locals[12] == run.locals[11]) && (!(run.call_values(st, Func::Tagged, [run.locals[12], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::Count, [run.locals[12], run.locals[0], Value::None]).int(), run.call_values(st, Func::Count, [run.locals[12], run.locals[1], Value::None]).int()), run.call_values(st, Func::Count, [run.locals[12], run.locals[2], Value::None]).int()), run.call_values(st, Func::Count, [run.locals[12], run.locals[3], Value::None]).int())) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_77f9137325f3f1b4(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::Has, [run.locals[4], run.locals[0], Value::None]).truthy() && (run.locals[4] != run.locals[3])),
+        1 => (run.locals[9] == run.locals[8]),
+        _ => false,
+    })
+}
+
+fn filter_77fb89ae5ca86c7a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.site_is_empty(g, x)),
+        _ => false,
+    })
+}
+
+fn filter_785a9c852e454724(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (matches!(run.locals[1], Value::Site(x) if st.site_is_empty(g, x)) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && !(matches!(run.locals[1], Value::Site(x) if st.count(g, x, 0) > 0)))),
+        _ => false,
+    })
+}
+
+fn filter_7bab75d137c60942(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_7de998357c2517c5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_7e8fdb718c595190(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]) != Value::None) && ((51i64 < run.locals[6].int()) || ((Value::Int(51) == run.locals[6]) && (run.locals[9].int() <= run.locals[7].int())))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(5), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(0), Value::None]).truthy())) || (run.locals[5].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]) != Value::None)) && ((((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]).int() < run.locals[6].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]) == run.locals[6]) && (run.locals[9].int() <= run.locals[7].int()))) && !(((run.locals[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]).int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]).int(), run.locals[9].int())) != run.locals[6])))) || ((run.locals[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[13], Value::None]).int(), run.locals[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(5), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(3), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(7), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[13], run.locals[9]]), Value::Piece(0), Value::None]).truthy())) || (run.locals[5].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_81637ac98c5ea540(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(3), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()))))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_8284d6a31daf2173(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (((((run.call_values(st, Func::SiteOwner, [run.locals[4], Value::None, Value::None]) == Value::Player(1)) && ((match run.locals[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && !(matches!(run.locals[4], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(run.locals[4], Value::Site(x) if st.count(g, x, 3) > 0))) && (((match run.locals[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 1i64) || ((run.locals[0] == Value::Int(0)) && ((run.locals[4] != run.locals[3]) || (run.locals[1] == Value::Int(1)))))),
+        0 => (((run.call_values(st, Func::SiteOwner, [run.locals[2], Value::None, Value::None]) == Value::Player(1)) && !(matches!(run.locals[2], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(run.locals[2], Value::Site(x) if st.count(g, x, 3) > 0))),
+        _ => false,
+    })
+}
+
+fn filter_859e5304e16d0903(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(9), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(8), Value::None]).truthy()))))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_85ba17187f2cd462(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        2 => (run.var_of(st, 14, run.locals[1]) == Value::Int(1)),
+        3 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((run.locals[4] != run.locals[2]) && (run.var_of(st, 0, run.locals[4]).int() >= run.var_of(st, 0, run.locals[2]).int())),
+        7 => ((run.var_of(st, 9, run.locals[3]) == Value::Int(0)) && (run.var_of(st, 0, run.locals[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, run.locals[4]) == Value::Int(0)),
+        10 => (((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        12 => (run.var_of(st, 12, run.locals[6]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_85c1e83b58e4f961(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[0], Value::None]).int(), run.ambient(st, Ambient::Throw)?.int())) == Value::Int(9))),
+        1 => ((run.locals[1] == Value::Site(22)) && matches!(run.locals[1], Value::Site(x) if st.count(g, x, 1) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_8699600c400a2f61(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.locals[1].int() > 0i64),
+        3 => (matches!(run.locals[5], Value::Site(x) if st.count(g, x, 1) > 0) && matches!(run.locals[6], Value::Site(x) if st.site_is_empty(g, x))),
+        1 => (matches!(run.locals[2], Value::Site(x) if st.count(g, x, 1) > 0) && matches!(run.locals[3], Value::Site(x) if st.site_is_empty(g, x))),
+        _ => false,
+    })
+}
+
+fn filter_881bcc3431728e4e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 2) > 0) && (run.locals[0] != Value::Site(30))),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_886224ebb6bf5af4(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_896b930386a9f290(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 4) > 0) && (arith(BinOp::Div, run.locals[1].int(), 2i64) > 0i64)),
+        4 => (run.locals[7] == run.locals[6]),
+        5 => (run.locals[9] != Value::Player(0)),
+        _ => false,
+    })
+}
+
+fn filter_8a10e2a4f0553464(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(0)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.var_of(st, 10, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_8a20d6ed0030d7ed(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0))))),
+        1 => (run.locals[2] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_8aef2f897b6e826d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_8cf4ecf5a10df14e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[1] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[1], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[1], Value::Site(x) if st.count(g, x, 0) > 0))))),
+        1 => (run.locals[3] == run.locals[1]),
+        _ => false,
+    })
+}
+
+fn filter_8f50aa4a78f6b301(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[9] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.locals[9], run.locals[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[9], run.locals[2], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.locals[9], run.locals[3], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[9], run.locals[4], Value::None]).truthy()))))),
+        1 => (run.locals[11] == run.locals[9]),
+        _ => false,
+    })
+}
+
+fn filter_8f6aa599a99cb823(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        _ => false,
+    })
+}
+
+fn filter_9005b70356c6e240(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[4], Value::None]).truthy())))),
+        2 => ((run.locals[11] == run.call_values(st, Func::Along, [run.locals[7], run.locals[5], run.locals[9]])) && run.locals[10].truthy()),
+        _ => false,
+    })
+}
+
+fn filter_90426a1bccdbb8d6(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => ((matches!(run.locals[3], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[3], Value::None]).int(), run.locals[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[3], Value::None]).int() > 0i64) || (run.locals[1] == Value::Int(1)))),
+        4 => ((run.locals[4] == Value::Site(14)) && matches!(run.locals[4], Value::Site(x) if st.count(g, x, 1) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_9085fc5b5059593a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (((run.locals[0] != Value::None) && run.locals[1].truthy()) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0))))),
+        2 => (run.locals[3] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_92f9c52ea41c2a08(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => ((((run.locals[4] == Value::None) || (run.locals[8] == run.locals[4])) && (((run.locals[1] == Value::Int(0)) || (run.locals[3] == Value::Int(1))) || (run.locals[8] == Value::Site(0)))) && (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 1) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 5) > 0)))),
+        3 => ((run.locals[13] == run.locals[9]) || (run.locals[13] == run.locals[11])),
+        1 => (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 1) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 5) > 0))),
+        4 => ((run.locals[15] == Value::Player(2)) || (run.locals[15] == Value::Player(0))),
+        _ => false,
+    })
+}
+
+fn filter_9371c6f034f864c0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_94db725323a38308(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 8) > 0))) && (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 9) > 0)))))),
+        1 => (run.locals[2] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_96595637f808e14d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[7], Value::None, Value::None]).int() > 0i64),
+        3 => (run.call_values(st, Func::Has, [run.locals[5], run.locals[0], Value::None]).truthy() && (arith(BinOp::Div, run.locals[3].int(), 2i64) > 0i64)),
+        4 => (run.locals[9] == run.locals[8]),
+        5 => (run.locals[11] != run.ambient(st, Ambient::Mover)?),
+        _ => false,
+    })
+}
+
+fn filter_9b0ccf35bb70fc35(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]) != Value::None) && ((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(8), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[11], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[11], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(8), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_9ba3eee1c3ae888b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] == Value::Site(33)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.locals[1] == Value::Site(38)),
+        _ => false,
+    })
+}
+
+fn filter_9c63db0044547afb(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(1)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_9d1ef5370e63ed81(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::SiteOwner, [run.locals[1], Value::None, Value::None]) == Value::Player(1)),
+        1 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        2 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => (run.var_of(st, 0, run.locals[5]).int() < 7i64),
+        _ => false,
+    })
+}
+
+fn filter_9ef7ee815f1ebae5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[8] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.locals[8], run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[8], run.locals[4], Value::None]).truthy())))),
+        1 => (run.locals[10] == run.locals[8]),
+        _ => false,
+    })
+}
+
+fn filter_a06d687a5774f87e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_a08dbd9151a96a95(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        _ => false,
+    })
+}
+
+fn filter_a299d0d692e05d53(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(8), Value::None]).truthy()))))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_a2f8f0eb7593f2c5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && ((st.vars[2] < 0i64) || (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[0], Value::None]) == Value::Int(st.vars[2])))),
+        _ => false,
+    })
+}
+
+fn filter_a421474a5e746267(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]) != Value::None) && ((51i64 < run.locals[6].int()) || ((Value::Int(51) == run.locals[6]) && (run.locals[9].int() <= run.locals[7].int())))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(4), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(1), Value::None]).truthy())) || (run.locals[5].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]) != Value::None)) && ((((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]).int() < run.locals[6].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]) == run.locals[6]) && (run.locals[9].int() <= run.locals[7].int()))) && !(((run.locals[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]).int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]).int(), run.locals[9].int())) != run.locals[6])))) || ((run.locals[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]).int(), run.locals[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(4), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(2), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(6), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(1), Value::None]).truthy())) || (run.locals[5].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_a4aae946a6158200(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 8) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 9) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 10) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 11) > 0))),
+        1 => ((run.locals[6] == run.locals[5]) && (!(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match run.locals[6] { Value::Site(x) => st.count(g, x, 8) as i64, _ => 0 }), (match run.locals[6] { Value::Site(x) => st.count(g, x, 9) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 10) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 11) as i64, _ => 0 }))) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_a4d1afb4f9d26427(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (((((run.call_values(st, Func::SiteOwner, [run.locals[4], Value::None, Value::None]) == Value::Player(0)) && ((match run.locals[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && !(matches!(run.locals[4], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(run.locals[4], Value::Site(x) if st.count(g, x, 3) > 0))) && (((match run.locals[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 1i64) || ((run.locals[0] == Value::Int(0)) && ((run.locals[4] != run.locals[3]) || (run.locals[1] == Value::Int(1)))))),
+        0 => (((run.call_values(st, Func::SiteOwner, [run.locals[2], Value::None, Value::None]) == Value::Player(0)) && !(matches!(run.locals[2], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(run.locals[2], Value::Site(x) if st.count(g, x, 3) > 0))),
+        _ => false,
+    })
+}
+
+fn filter_a63fbeb904c5a45e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (run.locals[0] != Value::Site(28))),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_a9270345d82991bc(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => !(run.call_values(st, Func::Tagged, [run.locals[7], Value::Int(0), Value::None]).truthy()),
+        2 => (run.locals[10] == run.locals[9]),
+        3 => (run.call_values(st, Func::Side, [run.locals[11], Value::None, Value::None]) != run.call_values(st, Func::Side, [run.locals[0], Value::None, Value::None])),
+        4 => ((run.locals[13] == run.locals[11]) || (run.call_values(st, Func::Side, [run.locals[13], Value::None, Value::None]) == run.call_values(st, Func::Side, [run.locals[11], Value::None, Value::None]))),
+        _ => false,
+    })
+}
+
+fn filter_a9564a5fa54625d0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (((run.locals[0] != Value::None) && run.locals[1].truthy()) && ((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0))))),
+        2 => (run.locals[3] == run.locals[0]),
+        _ => false,
+    })
+}
+
+fn filter_acdc2c65129e93e0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        _ => false,
+    })
+}
+
+fn filter_ad03fba4601a76db(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]) != Value::None)) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[3], Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[4], Value::None]).truthy()))))),
+        1 => (run.locals[10] == run.call_values(st, Func::Along, [run.locals[7], run.locals[5], run.locals[9]])),
+        _ => false,
+    })
+}
+
+fn filter_ae8be6b79d635cbe(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] == Value::Site(21)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0)),
+        1 => (run.locals[1] == Value::Site(26)),
+        _ => false,
+    })
+}
+
+fn filter_af9703264dafc7c0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 5) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 7) > 0))),
+        1 => (((((run.locals[1] == Value::Int(0)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)) || ((run.locals[1] == Value::Int(1)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0))) || ((run.locals[1] == Value::Int(2)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 5) > 0))) || ((run.locals[1] == Value::Int(3)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 7) > 0))),
+        2 => (run.locals[7] == run.locals[6]),
+        _ => false,
+    })
+}
+
+fn filter_afd559b0d82a50b2(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_aff24d64043be25f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?) && ((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)),
+        _ => false,
+    })
+}
+
+fn filter_b3418b6ec4b5a781(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
+        _ => false,
+    })
+}
+
+fn filter_b3cf75f9b4377893(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]) != Value::None) && ((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(0), Value::None]).truthy()) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[11], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[11], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[11], run.locals[7]]), Value::Piece(0), Value::None]).truthy()) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_b50a12eb704d93cb(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[7], Value::None, Value::None]).int() > 0i64),
+        3 => (run.call_values(st, Func::Has, [run.locals[5], run.locals[0], Value::None]).truthy() && (run.call_values(st, Func::IndexOn, [run.locals[1], run.locals[5], Value::None]).int() < 25i64)),
+        4 => (run.locals[10] == run.locals[9]),
+        5 => (run.locals[12] != run.ambient(st, Ambient::Mover)?),
+        _ => false,
+    })
+}
+
+fn filter_b7127255ec826b4d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 2) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(2), run.locals[3], Value::None]).int() < 25i64)),
+        4 => (run.locals[8] == run.locals[7]),
+        5 => (run.locals[10] != Value::Player(2)),
+        _ => false,
+    })
+}
+
+fn filter_b89b128cf600f929(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        2 => (run.var_of(st, 14, run.locals[1]) == Value::Int(1)),
+        3 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((run.locals[4] != run.locals[2]) && (run.var_of(st, 0, run.locals[4]).int() >= run.var_of(st, 0, run.locals[2]).int())),
+        6 => (run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy() && (run.var_of(st, 0, run.locals[2]).int() > 2i64)),
+        7 => ((run.locals[3] != run.locals[2]) && (run.var_of(st, 9, run.locals[3]) == Value::Int(0))),
+        9 => ((run.var_of(st, 9, run.locals[3]) == Value::Int(0)) && (run.var_of(st, 0, run.locals[3]).int() < 7i64)),
+        10 => (run.var_of(st, 9, run.locals[4]) == Value::Int(0)),
+        12 => (((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        13 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_b8c661270be18ab0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => !(run.call_values(st, Func::Tagged, [run.locals[7], Value::Int(0), Value::None]).truthy()),
+        2 => (run.locals[10] == run.locals[9]),
+        3 => (run.call_values(st, Func::Side, [run.locals[11], Value::None, Value::None]) != run.call_values(st, Func::Side, [run.locals[0], Value::None, Value::None])),
+        4 => (run.locals[13] == run.locals[11]),
+        _ => false,
+    })
+}
+
+fn filter_b8fb24d74327216b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(8), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(9), Value::None]).truthy()))))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_badac848b3b3719f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]) != Value::None) && ((51i64 < run.locals[19].int()) || ((Value::Int(51) == run.locals[19]) && (run.locals[22].int() <= run.locals[20].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[2], Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[5], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[7], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[6], Value::None]).truthy())) || (run.locals[18].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int() < run.locals[19].int()) || ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]) == run.locals[19]) && (run.locals[22].int() <= run.locals[20].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[2], Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[5], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[6], Value::None]).truthy())) || (run.locals[18].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_bade35b85668c98a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 3) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(3), run.locals[3], Value::None]).int() < 25i64)),
+        4 => (run.locals[8] == run.locals[7]),
+        5 => (run.locals[10] != Value::Player(3)),
+        _ => false,
+    })
+}
+
+fn filter_bae8e0ac67538518(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (run.call_values(st, Func::SiteOwner, [run.locals[1], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?),
+        1 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        2 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => (run.var_of(st, 0, run.locals[5]).int() < 7i64),
+        _ => false,
+    })
+}
+
+fn filter_bc3a707ff6d76312(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy())))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_bc5822fc01c541ab(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(0), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[0], run.ambient(st, Ambient::Throw)?]), Value::Piece(9), Value::None]).truthy()))))),
+        1 => (run.locals[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[1]])),
+        _ => false,
+    })
+}
+
+fn filter_bd618657b1822020(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (matches!(run.locals[1], Value::Site(x) if st.count(g, x, 1) > 0) && matches!(run.locals[2], Value::Site(x) if st.site_is_empty(g, x))),
+        _ => false,
+    })
+}
+
+fn filter_bd7924d3024f199c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 6) > 0) && (arith(BinOp::Div, run.locals[1].int(), 2i64) > 0i64)),
+        4 => (run.locals[7] == run.locals[6]),
+        5 => (run.locals[9] != Value::Player(2)),
+        _ => false,
+    })
+}
+
+fn filter_bdc1c4501d4b3131(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        2 => (run.var_of(st, 14, run.locals[1]) == Value::Int(1)),
+        3 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((run.locals[4] != run.locals[2]) && (run.var_of(st, 0, run.locals[4]).int() >= run.var_of(st, 0, run.locals[2]).int())),
+        7 => ((run.var_of(st, 9, run.locals[3]) == Value::Int(0)) && (run.var_of(st, 0, run.locals[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, run.locals[4]) == Value::Int(0)),
+        10 => (((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_be876b301fcd117f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 5) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 7) > 0))),
+        2 => ((run.locals[6] == run.locals[5]) && (!(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match run.locals[6] { Value::Site(x) => st.count(g, x, 1) as i64, _ => 0 }), (match run.locals[6] { Value::Site(x) => st.count(g, x, 3) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 7) as i64, _ => 0 }))) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_bf019f3e1ebae95d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        2 => (run.var_of(st, 14, run.locals[1]) == Value::Int(1)),
+        3 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((run.locals[4] != run.locals[2]) && (run.var_of(st, 0, run.locals[4]).int() >= run.var_of(st, 0, run.locals[2]).int())),
+        7 => ((run.var_of(st, 9, run.locals[3]) == Value::Int(0)) && (run.var_of(st, 0, run.locals[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, run.locals[4]) == Value::Int(0)),
+        10 => (((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_c3eb79f90e9e519f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]) != Value::None) && ((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(9), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[11], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[11], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(9), Value::None]).truthy())) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_c7ff57fdf35a9410(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => ((((run.locals[4] == Value::None) || (run.locals[8] == run.locals[4])) && (((run.locals[1] == Value::Int(0)) || (run.locals[3] == Value::Int(1))) || (run.locals[8] == Value::Site(0)))) && (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 3) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 7) > 0)))),
+        3 => ((run.locals[13] == run.locals[9]) || (run.locals[13] == run.locals[11])),
+        1 => (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 3) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 7) > 0))),
+        4 => ((run.locals[15] == Value::Player(0)) || (run.locals[15] == Value::Player(2))),
+        _ => false,
+    })
+}
+
+fn filter_c81a3316dbc5d415(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((((((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]) != Value::None) && ((51i64 < run.locals[8].int()) || ((Value::Int(51) == run.locals[8]) && (run.locals[11].int() <= run.locals[9].int())))) && ((run.locals[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Piece(0), Value::None]).truthy()) || (run.locals[7].int() < 3i64))))),
+        5 => (((((((!(run.call_values(st, Func::Tagged, [run.locals[15], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), run.locals[15], run.locals[11]]) != Value::None)) && ((((((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int() < run.locals[8].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]) == run.locals[8]) && (run.locals[11].int() <= run.locals[9].int()))) && !(((run.locals[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int() > run.locals[3].int())) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int(), run.locals[11].int()) < run.locals[8].int())))) && !((((run.locals[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int() > run.locals[3].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int(), run.locals[11].int())) == run.locals[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[8]]), Value::Int(0), Value::None]).truthy()))) || (((run.locals[8] == Value::Int(11)) && (run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int() < 51i64)) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int(), run.locals[11].int()) > 51i64))) || (((run.locals[8].int() < 11i64) && (run.locals[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[15], Value::None]).int(), run.locals[11].int())) == Value::Int(51))))) && ((run.locals[11].int() < 2i64) || run.call_values(st, Func::Empty, [run.along_at(1, 15, 1), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 3i64) || run.call_values(st, Func::Empty, [run.along_at(1, 15, 2), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 4i64) || run.call_values(st, Func::Empty, [run.along_at(1, 15, 3), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 5i64) || run.call_values(st, Func::Empty, [run.along_at(1, 15, 4), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[15], run.locals[11]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[15], run.locals[11]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[15], run.locals[11]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[15], run.locals[11]]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), run.locals[15], run.locals[11]]), Value::Piece(0), Value::None]).truthy()) || (run.locals[7].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_c87a6fde562b9d92(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => ((matches!(run.locals[3], Value::Site(x) if st.count(g, x, 3) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(3), run.locals[3], Value::None]).int(), run.locals[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(3), run.locals[3], Value::None]).int() > 0i64) || (run.locals[1] == Value::Int(1)))),
+        4 => ((run.locals[4] == Value::Site(10)) && matches!(run.locals[4], Value::Site(x) if st.count(g, x, 3) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_cb902c6b89938941(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[20].int()))]) != Value::None) && ((51i64 < run.locals[17].int()) || ((Value::Int(51) == run.locals[17]) && (run.locals[20].int() <= run.locals[18].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[20].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[20].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[20].int()))]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[20].int()))]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[20].int()))]), run.locals[6], Value::None]).truthy()) || (run.locals[16].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[24], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[10], run.locals[24], run.locals[20]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[24], Value::None]).int() < run.locals[17].int()) || ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[24], Value::None]) == run.locals[17]) && (run.locals[20].int() <= run.locals[18].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[24], run.locals[20]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[24], run.locals[20]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[24], run.locals[20]]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[24], run.locals[20]]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[24], run.locals[20]]), run.locals[6], Value::None]).truthy()) || (run.locals[16].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_cc5f9ce2a8455ee0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[1] != Value::None) && ((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[1], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[1], Value::Site(x) if st.count(g, x, 1) > 0))))),
+        1 => (run.locals[3] == run.locals[1]),
+        _ => false,
+    })
+}
+
+fn filter_ccd7d18d8f243432(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        3 => (run.locals[1].int() > 0i64),
+        4 => ((matches!(run.locals[6], Value::Site(x) if st.count(g, x, 1) > 0) && !(matches!(run.locals[6], Value::Site(x) if st.count(g, x, 2) > 0))) && matches!(run.locals[7], Value::Site(x) if st.site_is_empty(g, x))),
+        1 => (matches!(run.locals[2], Value::Site(x) if st.count(g, x, 1) > 0) && matches!(run.locals[3], Value::Site(x) if st.site_is_empty(g, x))),
+        _ => false,
+    })
+}
+
+fn filter_cf04aaadd420b5f0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (((((run.call_values(st, Func::SiteOwner, [run.locals[5], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?) && ((match run.locals[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && !(matches!(run.locals[5], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(run.locals[5], Value::Site(x) if st.count(g, x, 3) > 0))) && (((match run.locals[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 1i64) || ((run.locals[0] == Value::Int(0)) && ((run.locals[5] != run.locals[4]) || (run.locals[1] == Value::Int(1)))))),
+        0 => (((run.call_values(st, Func::SiteOwner, [run.locals[2], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?) && !(matches!(run.locals[2], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(run.locals[2], Value::Site(x) if st.count(g, x, 3) > 0))),
+        _ => false,
+    })
+}
+
+fn filter_cfc8f2577a81ee54(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]) != Value::None) && ((51i64 < run.locals[19].int()) || ((Value::Int(51) == run.locals[19]) && (run.locals[22].int() <= run.locals[20].int())))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[4], Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[6], Value::None]).truthy())) || (run.locals[18].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]) != Value::None)) && ((((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int() < run.locals[19].int()) || ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]) == run.locals[19]) && (run.locals[22].int() <= run.locals[20].int()))) && !(((run.locals[15].truthy() && (run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int() > run.locals[14].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[22].int())) != run.locals[19])))) || ((run.locals[19] == run.locals[14]) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[22].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[3], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[5], Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[6], Value::None]).truthy())) || (run.locals[18].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_d45ee7b909c3d98f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_d62a90cb56e9248f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => run.call_values(st, Func::Has, [run.locals[2], run.locals[0], Value::None]).truthy(),
+        1 => (run.locals[7] == run.locals[6]),
+        _ => false,
+    })
+}
+
+fn filter_d8a24255a8081a09(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 0) > 0) && (run.locals[0] != Value::Site(26))),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_d8ba8a957a016e90(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_d954f5cd1a6697ec(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.call_values(st, Func::Count, [run.locals[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(4), Value::None]).truthy())) && (((matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 3) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 5) > 0)) || matches!(run.locals[0], Value::Site(x) if st.count(g, x, 7) > 0))),
+        1 => ((run.locals[6] == run.locals[5]) && (!(run.call_values(st, Func::Tagged, [run.locals[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match run.locals[6] { Value::Site(x) => st.count(g, x, 1) as i64, _ => 0 }), (match run.locals[6] { Value::Site(x) => st.count(g, x, 3) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 })), (match run.locals[6] { Value::Site(x) => st.count(g, x, 7) as i64, _ => 0 }))) == Value::Int(0)))),
+        _ => false,
+    })
+}
+
+fn filter_db0416dd19fe7844(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        3 => ((match run.locals[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match run.locals[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match run.locals[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
+        _ => false,
+    })
+}
+
+fn filter_dc039acad7cafa09(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]) != Value::None) && ((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[7].int()))]), Value::Piece(1), Value::None]).truthy()) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[11], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[11], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[11], run.locals[7]]), Value::Piece(1), Value::None]).truthy()) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_dc57b090f5442a6c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.count(g, x, 5) > 0),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_dcaa64828eff2c0e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => matches!(run.locals[0], Value::Site(x) if st.count(g, x, 7) > 0),
+        1 => (run.locals[5] == run.locals[4]),
+        _ => false,
+    })
+}
+
+fn filter_dd96b9ea4791b12e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => !(run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy()),
+        1 => ((run.locals[3] == run.locals[2]) && ((run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[3], Value::Int(1), Value::None]).truthy()) || (!(matches!(run.locals[3], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[3], Value::Site(x) if st.count(g, x, 0) > 0))))),
+        _ => false,
+    })
+}
+
+fn filter_de2b5cc6d02ad335(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        2 => (run.var_of(st, 14, run.locals[1]) == Value::Int(1)),
+        3 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((run.locals[4] != run.locals[2]) && (run.var_of(st, 0, run.locals[4]).int() >= run.var_of(st, 0, run.locals[2]).int())),
+        7 => ((run.var_of(st, 9, run.locals[3]) == Value::Int(0)) && (run.var_of(st, 0, run.locals[3]).int() < 7i64)),
+        8 => (run.locals[6] != run.locals[3]),
+        9 => (((run.locals[8] != run.locals[3]) && (run.locals[8] != run.locals[6])) && (run.var_of(st, 0, run.locals[8]).int() > run.var_of(st, 0, run.locals[6]).int())),
+        10 => (run.var_of(st, 9, run.locals[4]) == Value::Int(0)),
+        12 => (((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        13 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_df83dc40cf559f27(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]) != Value::None) && ((51i64 < run.locals[18].int()) || ((Value::Int(51) == run.locals[18]) && (run.locals[22].int() <= run.locals[19].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], Value::Int(arith(BinOp::Add, 51i64, run.locals[22].int()))]), run.locals[6], Value::None]).truthy()) || (run.locals[17].int() < 3i64))))),
+        5 => ((((!(run.call_values(st, Func::Tagged, [run.locals[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]) != Value::None)) && ((run.locals[14] == Value::Int(0)) || ((run.locals[26] == run.locals[8]) && (run.locals[20].int() < run.locals[14].int())))) && ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int() < run.locals[18].int()) || ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]) == run.locals[18]) && (run.locals[22].int() <= run.locals[19].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[26], run.locals[22]]), run.locals[6], Value::None]).truthy()) || (run.locals[17].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_dff974e79c162195(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.locals[13] != Value::None) && (((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int()))) || ((run.locals[12] == run.locals[4]) && !(run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(run.locals[13], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(run.locals[13], Value::Site(x) if st.count(g, x, 4) > 0))) && (!(matches!(run.locals[13], Value::Site(x) if st.count(g, x, 1) > 0)) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[12], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]) != Value::None)) && (((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int()))) || ((run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None]) == run.locals[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Piece(0), Value::None]).truthy()) || (run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]) == run.locals[12])) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Piece(1), Value::None]).truthy()) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_e0e021b173ab1f78(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_e1074174339fba98(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => ((((run.locals[4] == Value::None) || (run.locals[8] == run.locals[4])) && (((run.locals[1] == Value::Int(0)) || (run.locals[3] == Value::Int(1))) || (run.locals[8] == Value::Site(0)))) && (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 0) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 4) > 0)))),
+        3 => ((run.locals[13] == run.locals[9]) || (run.locals[13] == run.locals[11])),
+        1 => (matches!(run.locals[8], Value::Site(x) if st.count(g, x, 0) > 0) || ((run.locals[8] != Value::Site(0)) && matches!(run.locals[8], Value::Site(x) if st.count(g, x, 4) > 0))),
+        4 => ((run.locals[15] == Value::Player(1)) || (run.locals[15] == Value::Player(3))),
+        _ => false,
+    })
+}
+
+fn filter_e126c9b6ccb4d423(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_e6163f8fd7e44165(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]) != Value::None) && ((51i64 < run.locals[5].int()) || ((Value::Int(51) == run.locals[5]) && (run.locals[9].int() <= run.locals[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[9].int()))]), Value::Piece(1), Value::None]).truthy()) || (run.locals[4].int() < 3i64))))),
+        5 => ((((!(run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]) != Value::None)) && ((run.locals[1] == Value::Int(0)) || ((run.locals[13] == Value::Site(69)) && (run.locals[7].int() < run.locals[1].int())))) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]).int() < run.locals[5].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[13], Value::None]) == run.locals[5]) && (run.locals[9].int() <= run.locals[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[13], run.locals[9]]), Value::Piece(1), Value::None]).truthy()) || (run.locals[4].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_e73eb7189c5c3f49(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((((((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]) != Value::None) && ((51i64 < run.locals[8].int()) || ((Value::Int(51) == run.locals[8]) && (run.locals[11].int() <= run.locals[9].int())))) && ((run.locals[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, run.locals[11].int()))]), Value::Piece(1), Value::None]).truthy()) || (run.locals[7].int() < 3i64))))),
+        5 => (((((((!(run.call_values(st, Func::Tagged, [run.locals[15], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), run.locals[15], run.locals[11]]) != Value::None)) && ((((((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int() < run.locals[8].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]) == run.locals[8]) && (run.locals[11].int() <= run.locals[9].int()))) && !(((run.locals[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int() > run.locals[3].int())) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int(), run.locals[11].int()) < run.locals[8].int())))) && !((((run.locals[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int() > run.locals[3].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int(), run.locals[11].int())) == run.locals[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.locals[8]]), Value::Int(0), Value::None]).truthy()))) || (((run.locals[8] == Value::Int(11)) && (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int() < 51i64)) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int(), run.locals[11].int()) > 51i64))) || (((run.locals[8].int() < 11i64) && (run.locals[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[15], Value::None]).int(), run.locals[11].int())) == Value::Int(51))))) && ((run.locals[11].int() < 2i64) || run.call_values(st, Func::Empty, [run.along_at(0, 15, 1), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 3i64) || run.call_values(st, Func::Empty, [run.along_at(0, 15, 2), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 4i64) || run.call_values(st, Func::Empty, [run.along_at(0, 15, 3), Value::None, Value::None]).truthy())) && ((run.locals[11].int() < 5i64) || run.call_values(st, Func::Empty, [run.along_at(0, 15, 4), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[15], run.locals[11]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[15], run.locals[11]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[15], run.locals[11]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[15], run.locals[11]]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), run.locals[15], run.locals[11]]), Value::Piece(1), Value::None]).truthy()) || (run.locals[7].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_e8e006c35ffc307f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [run.locals[5], Value::None, Value::None]).int() > 0i64),
+        3 => (matches!(run.locals[3], Value::Site(x) if st.count(g, x, 0) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() < 25i64)),
+        4 => (run.locals[8] == run.locals[7]),
+        5 => (run.locals[10] != Value::Player(0)),
+        _ => false,
+    })
+}
+
+fn filter_e8f20afd3932081c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), run.locals[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        _ => false,
+    })
+}
+
+fn filter_e945f96df9ea965a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(0)) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_f1fb3c10d1d96013(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.locals[27] != Value::None) && (((51i64 < run.locals[18].int()) || ((Value::Int(51) == run.locals[18]) && (run.locals[21].int() <= run.locals[19].int()))) || ((run.locals[26] == run.locals[18]) && !(run.call_values(st, Func::Tagged, [run.locals[27], Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.locals[27], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[27], Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.locals[27], run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[27], run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.locals[27], run.locals[6], Value::None]).truthy()) || (run.locals[17].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]) != Value::None)) && (((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int() < run.locals[18].int()) || ((run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]) == run.locals[18]) && (run.locals[21].int() <= run.locals[19].int()))) || ((run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None]) == run.locals[18]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.locals[18]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]), run.locals[2], Value::None]).truthy()) || (run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]) == run.locals[26])) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]), run.locals[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[10], run.locals[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int(), run.locals[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, run.locals[13].int(), run.call_values(st, Func::IndexOn, [run.locals[10], run.locals[26], Value::None]).int()), run.locals[21].int())), Value::None])]), run.locals[6], Value::None]).truthy()) || (run.locals[17].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_f2e6963049a0170a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[4], Value::None]).truthy())))),
+        1 => (run.locals[10] == run.call_values(st, Func::Along, [run.locals[7], run.locals[5], run.locals[9]])),
+        _ => false,
+    })
+}
+
+fn filter_f4ccde416e240b46(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((match run.locals[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => (((run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        2 => (run.var_of(st, 14, run.locals[1]) == Value::Int(1)),
+        3 => ((match run.locals[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((run.locals[4] != run.locals[2]) && (run.var_of(st, 0, run.locals[4]).int() >= run.var_of(st, 0, run.locals[2]).int())),
+        7 => ((run.var_of(st, 9, run.locals[3]) == Value::Int(0)) && (run.var_of(st, 0, run.locals[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, run.locals[4]) == Value::Int(0)),
+        10 => (((run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        11 => (run.var_of(st, 14, run.locals[6]) == Value::Int(1)),
+        12 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_f6458466684e7e8e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.locals[0] == Value::Site(2)) && matches!(run.locals[0], Value::Site(x) if st.site_is_empty(g, x))),
+        _ => false,
+    })
+}
+
+fn filter_f6553df57da792f0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((run.locals[8] == run.call_values(st, Func::Along, [run.locals[7], run.locals[5], run.ambient(st, Ambient::Throw)?])) && (run.call_values(st, Func::Count, [run.locals[4], run.locals[2], Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(5), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.locals[8], run.locals[2], Value::None]).truthy()))),
+        _ => false,
+    })
+}
+
+fn filter_f6cacac80d8e6b83(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == Value::Player(0)) && ((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)),
+        _ => false,
+    })
+}
+
+fn filter_f731c5b4d57fa9c8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (((run.locals[8] != Value::None) && run.locals[9].truthy()) && ((run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.locals[8], run.locals[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.locals[8], run.locals[4], Value::None]).truthy())))),
+        2 => (run.locals[11] == run.locals[8]),
+        _ => false,
+    })
+}
+
+fn filter_f98cbf0eaccaea51(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => (run.var_of(st, 0, run.locals[4]).int() < run.var_of(st, 0, run.call_values(st, Func::NextPlayer, [run.locals[4], Value::None, Value::None])).int()),
+        2 => (run.var_of(st, 0, run.locals[5]).int() < 3i64),
+        5 => (((run.call_values(st, Func::SiteOwner, [run.locals[5], Value::None, Value::None]) == run.locals[2]) && ((match run.locals[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && ((match run.locals[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) < 4i64)),
+        _ => false,
+    })
+}
+
+fn filter_fa50247de494e0b9(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        3 => ((match run.locals[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match run.locals[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match run.locals[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
+        _ => false,
+    })
+}
+
+fn filter_fa959a765a480462(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (((match run.locals[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => (((run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.locals[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        3 => ((match run.locals[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match run.locals[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match run.locals[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
+        _ => false,
+    })
+}
+
+fn filter_fbe8b7d5278e2472(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        1 => !(run.call_values(st, Func::Tagged, [run.locals[7], Value::Int(0), Value::None]).truthy()),
+        4 => (run.locals[10] == run.locals[9]),
+        2 => (run.call_values(st, Func::Side, [run.locals[10], Value::None, Value::None]) != run.call_values(st, Func::Side, [run.locals[0], Value::None, Value::None])),
+        3 => (run.locals[12] == run.locals[10]),
+        5 => (run.call_values(st, Func::Side, [run.locals[11], Value::None, Value::None]) != run.call_values(st, Func::Side, [run.locals[0], Value::None, Value::None])),
+        6 => (run.locals[13] == run.locals[11]),
+        _ => false,
+    })
+}
+
+fn filter_fc5fab52b5fa0c36(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((run.call_values(st, Func::SiteOwner, [run.locals[0], Value::None, Value::None]) == run.ambient(st, Ambient::Mover)?) && matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0)),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_fd378c00316b9f5c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[0], Value::None]).int(), run.ambient(st, Ambient::Throw)?.int())) == Value::Int(9))),
+        1 => ((run.locals[1] == Value::Site(14)) && matches!(run.locals[1], Value::Site(x) if st.count(g, x, 1) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_fd9bda6a705053a0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => (matches!(run.locals[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [run.locals[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
+        1 => (run.var_of(st, 12, run.locals[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_fdae5c7564374e0f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        4 => (((run.locals[13] != Value::None) && (((51i64 < run.locals[4].int()) || ((Value::Int(51) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int()))) || ((run.locals[12] == run.locals[4]) && !(run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.locals[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(run.locals[13], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(run.locals[13], Value::Site(x) if st.count(g, x, 5) > 0))) && (!(matches!(run.locals[13], Value::Site(x) if st.count(g, x, 0) > 0)) || (run.locals[3].int() < 3i64))))),
+        5 => (((!(run.call_values(st, Func::Tagged, [run.locals[12], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]) != Value::None)) && (((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int() < run.locals[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]) == run.locals[4]) && (run.locals[7].int() <= run.locals[5].int()))) || ((run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None]) == run.locals[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.locals[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Piece(1), Value::None]).truthy()) || (run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]) == run.locals[12])) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int(), run.locals[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), run.locals[12], Value::None]).int()), run.locals[7].int())), Value::None])]), Value::Piece(0), Value::None]).truthy()) || (run.locals[3].int() < 3i64))))),
+        _ => false,
+    })
+}
+
+fn filter_ffd580d176a2121d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(match which {
+        0 => ((!(run.call_values(st, Func::Tagged, [run.locals[8], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [run.locals[7], run.locals[8], run.ambient(st, Ambient::Throw)?]), run.locals[2], Value::None]).truthy()))),
+        1 => (run.locals[10] == run.call_values(st, Func::Along, [run.locals[7], run.locals[5], run.locals[9]])),
+        _ => false,
+    })
 }
 

@@ -16,19 +16,24 @@ use crate::program::Program;
 /// A generated search: adds the moves of one rule to the executor's list, as the executor would.
 pub(crate) type Search = fn(&mut Executor<'_, '_>, &Scratch<'_>, &Program) -> Done;
 
+/// Generated filters: whether the options bound in the run pass the filter of the program's choice
+/// or loop `which` ([`crate::program::Options::which`]).
+pub(crate) type Filter = for<'g> fn(&Run<'g>, &State, u16) -> Result<bool, Box<EngineError>>;
+
 /// A generated runner: the executor's loop over a program's operations from one of them on.
 pub(crate) type Runner =
     for<'g, 's, 'p> fn(&mut Executor<'g, 's>, &mut Run<'g>, &mut Scratch<'p>, usize) -> Done;
 
 /// What generated code names.
 pub(crate) mod prelude {
-    pub(crate) use super::{Runner, Search};
+    pub(crate) use super::{Filter, Runner, Search};
     pub(crate) use crate::eval::arith;
     pub(crate) use crate::exec::Executor;
     pub(crate) use crate::interp::{Choice, EngineError};
     pub(crate) use crate::ir::{Ambient, AssignOp, BinOp, Effect, Func, Value};
     pub(crate) use crate::program::Program;
     pub(crate) use crate::run::{Run, Scratch, listings};
+    pub(crate) use crate::state::State;
     pub(crate) type Done = Result<(), Box<EngineError>>;
 }
 use prelude::*;
@@ -36,6 +41,19 @@ use prelude::*;
 /// The search generated from `program`, if the engine was built with it.
 pub(crate) fn search_for(program: &Program) -> Option<Search> {
     by_key(codegen::key(&codegen::search_source(program)?))
+}
+
+/// The filters generated from `program`, if the engine was built with them.
+pub(crate) fn filter_for(program: &Program) -> Option<Filter> {
+    filter_by_key(codegen::key(&codegen::filter_source(program)?))
+}
+
+pub(crate) fn filter_by_key(key: u64) -> Option<Filter> {
+    bundled_filter_by_key(key).or_else(|| find(user::FILTERS, key))
+}
+
+pub(crate) fn bundled_filter_by_key(key: u64) -> Option<Filter> {
+    find(bundled::FILTERS, key)
 }
 
 /// The runner generated from `program`, if the engine was built with it.

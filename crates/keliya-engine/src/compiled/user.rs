@@ -3,6 +3,10 @@
 
 use crate::compiled::prelude::*;
 
+/// The filters, by the key of their text, in order.
+pub(crate) static FILTERS: &[(u64, Filter)] = &[
+];
+
 /// The runners, by the key of their text, in order.
 pub(crate) static RUNNERS: &[(u64, Runner)] = &[
 ];
