@@ -5,8 +5,9 @@ use std::time::{Duration, Instant};
 use keliya_play::{Dice, play_random_game_in};
 use serde_json::json;
 
+use crate::CliError;
+use crate::backend::load_game_on;
 use crate::progress::Progress;
-use crate::{CliError, load_game};
 
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -27,6 +28,8 @@ pub struct BenchArgs {
     /// One JSON object per ruleset, one per line.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    backend: crate::backend::BackendArg,
 }
 
 fn seconds(text: &str) -> Result<f64, String> {
@@ -140,7 +143,7 @@ fn peak_memory_kib() -> Option<u64> {
 
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     for name in &args.rulesets {
-        let c = load_game(name)?;
+        let c = load_game_on(name, args.backend)?;
         let game = c.game();
         let warm = (args.seconds / 5.0).max(1.0).min(args.seconds);
         let bar = Progress::timed(warm + args.seconds, &c.info.name);
@@ -174,6 +177,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         let (slowest, fastest) = (per_round[0], per_round[per_round.len() - 1]);
         let mean_plies = plies as f64 / playouts.max(1) as f64;
         let memory = peak_memory_kib();
+        let (generated, total) = game.compiled_programs();
         if args.json {
             outln!(
                 "{}",
@@ -190,6 +194,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                     "rounds": args.rounds,
                     "threads": args.threads,
                     "peak_memory_kib": memory,
+                    "backend": game.backend().name(),
+                    "rule_programs": total,
+                    "generated_programs": generated,
                 })
             );
         } else {
@@ -201,8 +208,12 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             } else {
                 String::new()
             };
+            let backend = match game.backend() {
+                keliya_engine::Backend::Vm => "vm".to_string(),
+                _ => format!("compiled {generated}/{total}"),
+            };
             outln!(
-                "{:<34} {:>10.0} playouts/s  {:>11.0} moves/s  {:>6.1} plies/game  {} thread(s)  peak {}{}",
+                "{:<34} {:>10.0} playouts/s  {:>11.0} moves/s  {:>6.1} plies/game  {} thread(s)  {backend}  peak {}{}",
                 c.info.name,
                 per_sec,
                 moves_per_sec,

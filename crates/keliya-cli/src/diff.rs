@@ -6,7 +6,7 @@ use crate::simulate::split_agents;
 use keliya_diff::text::{diff_text, simulation_text};
 use keliya_diff::{Side, SimOptions, SimulateError, Which};
 use keliya_play::RunError;
-use keliya_rules::{Catalog, Loaded};
+use keliya_rules::{Catalog, Compiled, Loaded};
 
 #[derive(clap::Args)]
 pub struct DiffArgs {
@@ -34,6 +34,8 @@ pub struct DiffArgs {
     /// Worker threads for --simulate, 1 to 256. Results are the same for any count.
     #[arg(long, default_value_t = 1, value_parser = crate::simulate::threads)]
     threads: usize,
+    #[command(flatten)]
+    backend: crate::backend::BackendArg,
 }
 
 pub fn run(args: DiffArgs) -> Result<(), CliError> {
@@ -59,7 +61,15 @@ fn load(catalog: &Catalog, what: &str) -> Result<Loaded, CliError> {
 
 /// The output, and whether there are structural changes.
 fn report(args: &DiffArgs, catalog: &Catalog) -> Result<(String, bool), CliError> {
-    let (la, lb) = (load(catalog, &args.a)?, load(catalog, &args.b)?);
+    let (mut la, mut lb) = (load(catalog, &args.a)?, load(catalog, &args.b)?);
+    for loaded in [&mut la, &mut lb] {
+        if let Ok(Compiled {
+            game: Some(game), ..
+        }) = &mut loaded.result
+        {
+            game.set_backend(args.backend.engine());
+        }
+    }
     let (a, b) = (
         Side::of(&la).expect("loaded"),
         Side::of(&lb).expect("loaded"),

@@ -43,6 +43,7 @@ macro_rules! err {
     }};
 }
 
+mod backend;
 mod bench;
 mod compile;
 mod diagnostics;
@@ -605,6 +606,7 @@ fn code_text(c: &Compiled) -> String {
                 ));
             }
         }
+        out.push_str(&format!("\n{}\n", backend::describe(g)));
     }
     out
 }

@@ -11,8 +11,9 @@ use keliya_play::Dice;
 use keliya_play::agents::{Agent, parse_agent};
 use keliya_play::record::{ENGINE_VERSION, GameRecord, THROW_PREFIX, read_records, write_records};
 
+use crate::CliError;
+use crate::backend::load_game_on;
 use crate::simulate::split_agents;
-use crate::{CliError, load_game};
 
 #[derive(clap::Args)]
 pub struct PlayArgs {
@@ -28,6 +29,8 @@ pub struct PlayArgs {
     /// Draw without colours even on a terminal.
     #[arg(long)]
     plain: bool,
+    #[command(flatten)]
+    backend: crate::backend::BackendArg,
 }
 
 enum Seat {
@@ -51,7 +54,7 @@ struct Session<'g> {
 }
 
 pub fn run(args: PlayArgs) -> Result<(), CliError> {
-    let c = load_game(&args.ruleset)?;
+    let c = load_game_on(&args.ruleset, args.backend)?;
     let game = c.game();
     let n = game.players.len();
     let specs = match &args.agents {

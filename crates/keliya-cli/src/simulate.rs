@@ -9,7 +9,8 @@ use keliya_play::report::{RunMeta, Shard, run_json, shard_json, shard_range};
 use keliya_play::simulate::{Detail, simulate_each, wilson};
 use serde_json::json;
 
-use crate::{CliError, load_game};
+use crate::CliError;
+use crate::backend::load_game_on;
 
 #[derive(clap::Args)]
 pub struct SimulateArgs {
@@ -48,6 +49,8 @@ pub struct SimulateArgs {
     /// exactly the whole run's.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     shard: Option<Shard>,
+    #[command(flatten)]
+    backend: crate::backend::BackendArg,
 }
 
 fn parse_shard(text: &str) -> Result<Shard, String> {
@@ -93,7 +96,7 @@ pub fn agents_for_seats(
 pub use keliya_play::agents::split_agents;
 
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
-    let c = load_game(&args.ruleset)?;
+    let c = load_game_on(&args.ruleset, args.backend)?;
     let game = c.game();
     let specs = split_agents(&args.agents);
     if specs.is_empty() {
