@@ -121,6 +121,8 @@ pub struct Board {
     playing: Vec<SiteId>,
     /// The same as a bit set (bit `s` for site `s`), on boards of up to 64 places.
     playing_bits: Option<u64>,
+    /// The same on boards of up to 128 places.
+    playing_wide: Option<u128>,
     /// Per site, as bit sets, on boards of up to 64 places (empty otherwise): its neighbours, the
     /// points its leaps go over, and the points they land on.
     reach_bits: Vec<Reach>,
@@ -244,6 +246,11 @@ impl Board {
     #[inline]
     pub fn playing_bits(&self) -> Option<u64> {
         self.playing_bits
+    }
+    /// [`Board::playing_bits`] on boards of up to 128 places.
+    #[inline]
+    pub fn playing_wide(&self) -> Option<u128> {
+        self.playing_wide
     }
 }
 
@@ -502,6 +509,7 @@ impl BoardSpec {
             track_positions,
             one_step,
             playing_bits: (n <= 64).then(|| playing.iter().fold(0u64, |bits, &s| bits | 1 << s)),
+            playing_wide: (n <= 128).then(|| playing.iter().fold(0u128, |bits, &s| bits | 1 << s)),
             reach_bits,
             neighbour_bits_exact,
             playing,
@@ -682,7 +690,7 @@ mod tests {
     /// 64 places; a larger board has no set.
     #[test]
     fn the_playing_sites_as_bits_are_the_list() {
-        for n in [1, 5, 63, 64, 65, 70] {
+        for n in [1, 5, 63, 64, 65, 70, 128, 129] {
             let mut sites: Vec<SiteSpec> = (0..n).map(|i| site(&format!("s{i}"))).collect();
             for i in (0..n).step_by(3) {
                 sites[i].offboard = true;
@@ -700,6 +708,15 @@ mod tests {
                 .fold(0u64, |bits, &s| bits | 1 << (s % 64));
             let expected = (n <= 64).then_some(listed);
             assert_eq!(board.playing_bits(), expected, "{n} sites");
+            let wide = board
+                .playing_list()
+                .iter()
+                .fold(0u128, |bits, &s| bits | 1 << (s % 128));
+            assert_eq!(
+                board.playing_wide(),
+                (n <= 128).then_some(wide),
+                "{n} sites"
+            );
         }
     }
 

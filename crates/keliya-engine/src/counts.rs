@@ -1,6 +1,7 @@
 //! Piece counts per (site, kind), with what the move search and the repetition cap ask of them most
-//! kept up to date beside them: on boards of up to 64 places, which sites hold a piece of each kind and
-//! which hold any, as bit sets; and on every board, a hash of the counts.
+//! kept up to date beside them: on boards of up to 128 places, which sites hold a piece of each kind
+//! and which hold any, as bit sets (read as one word on boards of up to 64); and on every board, a hash
+//! of the counts.
 //!
 //! Every write goes through [`Counts::set`], so the two can never disagree with the counts. Reading a
 //! count stays one load (the list is plain); `sites_with(p)` and a drop's `sites() where empty(x)` become
@@ -13,12 +14,18 @@ pub struct Counts {
     /// `cell * site_of >> 32` is the cell's site: the division by `kinds`, as a multiplication (exact
     /// for every cell of a board with bit sets, see the test).
     site_of: u64,
-    /// Whether the bit sets are kept: at most 64 sites and [`SET_KINDS`] kinds of piece.
+    /// Whether the bit sets are kept: at most 128 sites and [`SET_KINDS`] kinds of piece.
     sets: bool,
-    /// Bit `s`: some piece stands on site `s`.
+    /// Whether they are also read as 64-bit sets (at most 64 sites), as the board's reach is.
+    narrow: bool,
+    /// Bit `s`: some piece stands on site `s` (sites 64 to 127 in `occupied_high`, bit `s - 64`).
     occupied: u64,
-    /// Bit `s` of `with[k]`: a piece of kind `k` stands on site `s`.
+    /// Bit `s` of `with[k]`: a piece of kind `k` stands on site `s` (and of `with_high[k]`, on site
+    /// `s + 64`). Kept as words apart so that a board of up to 64 places, where the search is
+    /// hottest, works on one word.
     with: [u64; SET_KINDS],
+    occupied_high: u64,
+    with_high: [u64; SET_KINDS],
     /// The pieces of each kind on the whole board, off-board places included (kept with the sets:
     /// `total(p)` is read after every drop of a sowing that checks conservation).
     totals: [u64; SET_KINDS],
@@ -41,9 +48,12 @@ impl Counts {
             kinds: kinds as u32,
             site_of: (1u64 << 32) / kinds as u64 + 1,
             // (A list that is not whole sites, which no game makes, keeps none.)
-            sets: sites <= 64 && kinds <= SET_KINDS && cells.len().is_multiple_of(kinds),
+            sets: sites <= 128 && kinds <= SET_KINDS && cells.len().is_multiple_of(kinds),
+            narrow: sites <= 64 && kinds <= SET_KINDS && cells.len().is_multiple_of(kinds),
             occupied: 0,
             with: [0; SET_KINDS],
+            occupied_high: 0,
+            with_high: [0; SET_KINDS],
             totals: [0; SET_KINDS],
             hash: 0,
         };
@@ -87,6 +97,8 @@ impl Counts {
         self.cells.iter_mut().for_each(|c| *c = 0);
         self.occupied = 0;
         self.with = [0; SET_KINDS];
+        self.occupied_high = 0;
+        self.with_high = [0; SET_KINDS];
         self.totals = [0; SET_KINDS];
         self.hash = 0;
     }
@@ -97,39 +109,90 @@ impl Counts {
         let site = ((cell as u64 * self.site_of) >> 32) as usize;
         let kind = cell - site * self.kinds as usize;
         self.totals[kind] = (self.totals[kind] + u64::from(n)) - u64::from(old);
+        if site >= 64 {
+            return self.mark_high(site, kind, n);
+        }
         let bit = 1u64 << site;
         if n > 0 {
             self.with[kind] |= bit;
             self.occupied |= bit;
         } else {
             self.with[kind] &= !bit;
-            let first = site * self.kinds as usize;
-            if self.cells[first..first + self.kinds as usize]
-                .iter()
-                .all(|&c| c == 0)
-            {
+            if self.site_is_empty(site) {
                 self.occupied &= !bit;
             }
         }
     }
 
+    /// [`Counts::mark`]'s sets for a site from 64 on (out of the way of the boards that fit one word).
+    #[cold]
+    fn mark_high(&mut self, site: usize, kind: usize, n: u16) {
+        let bit = 1u64 << (site - 64);
+        if n > 0 {
+            self.with_high[kind] |= bit;
+            self.occupied_high |= bit;
+        } else {
+            self.with_high[kind] &= !bit;
+            if self.site_is_empty(site) {
+                self.occupied_high &= !bit;
+            }
+        }
+    }
+
+    #[inline]
+    fn site_is_empty(&self, site: usize) -> bool {
+        let first = site * self.kinds as usize;
+        self.cells[first..first + self.kinds as usize]
+            .iter()
+            .all(|&c| c == 0)
+    }
+
     /// Bit `s` set when a piece of kind `kind` stands on site `s`; `None` where the sets are not kept.
     #[inline]
     pub(crate) fn sites_with(&self, kind: usize) -> Option<u64> {
-        self.with.get(kind).copied().filter(|_| self.sets)
+        self.with.get(kind).copied().filter(|_| self.narrow)
     }
 
     /// Bit `s` set when some piece stands on site `s`; `None` where the sets are not kept.
     #[inline]
     pub(crate) fn occupied_sites(&self) -> Option<u64> {
-        self.sets.then_some(self.occupied)
+        self.narrow.then_some(self.occupied)
+    }
+
+    /// Whether no piece stands on `site`, from the sets; `None` where they are not kept.
+    #[inline]
+    pub(crate) fn vacant(&self, site: usize) -> Option<bool> {
+        let word = match site < 64 {
+            true => self.occupied,
+            false => self.occupied_high,
+        };
+        self.sets.then_some(word >> (site & 63) & 1 == 0)
+    }
+
+    /// [`Counts::sites_with`] on boards of up to 128 places.
+    #[inline]
+    pub(crate) fn sites_with_wide(&self, kind: usize) -> Option<u128> {
+        let (low, high) = (self.with.get(kind)?, self.with_high[kind]);
+        self.sets
+            .then_some(u128::from(*low) | u128::from(high) << 64)
+    }
+
+    /// [`Counts::occupied_sites`] on boards of up to 128 places.
+    #[inline]
+    pub(crate) fn occupied_wide(&self) -> Option<u128> {
+        self.sets
+            .then_some(u128::from(self.occupied) | u128::from(self.occupied_high) << 64)
     }
 
     /// Bit `s` set when no piece stands on site `s`; every bit where the sets are not kept (for tests
     /// that may rule a listing out, never in).
     #[inline]
     pub(crate) fn vacant_or_all(&self) -> u64 {
-        if self.sets { !self.occupied } else { u64::MAX }
+        if self.narrow {
+            !self.occupied
+        } else {
+            u64::MAX
+        }
     }
 
     /// Bit `s` set when a piece of kind `kind` stands on site `s`; every bit where the sets are not
@@ -189,8 +252,11 @@ impl Clone for Counts {
             kinds: self.kinds,
             site_of: self.site_of,
             sets: self.sets,
+            narrow: self.narrow,
             occupied: self.occupied,
             with: self.with,
+            occupied_high: self.occupied_high,
+            with_high: self.with_high,
             totals: self.totals,
             hash: self.hash,
         }
@@ -231,7 +297,17 @@ mod tests {
     /// order of the changes, on boards with and without sets.
     #[test]
     fn what_is_kept_beside_the_counts_follows_every_change() {
-        for (sites, kinds) in [(10, 2), (64, 1), (35, 8), (21, 3), (65, 2), (12, 9)] {
+        for (sites, kinds) in [
+            (10, 2),
+            (64, 1),
+            (35, 8),
+            (21, 3),
+            (65, 2),
+            (73, 8),
+            (128, 2),
+            (129, 1),
+            (12, 9),
+        ] {
             let mut counts = Counts::new(&vec![0; sites * kinds], kinds);
             let mut seed = 0x1234_5678_u64;
             for step in 0..2000 {
@@ -248,8 +324,10 @@ mod tests {
                 let fresh = Counts::new(&counts, kinds);
                 assert_eq!(counts.hash(), fresh.hash(), "{sites}x{kinds}, step {step}");
                 assert_eq!(counts.occupied_sites(), fresh.occupied_sites());
+                assert_eq!(counts.occupied_wide(), fresh.occupied_wide());
                 for kind in 0..kinds {
                     assert_eq!(counts.sites_with(kind), fresh.sites_with(kind));
+                    assert_eq!(counts.sites_with_wide(kind), fresh.sites_with_wide(kind));
                     assert_eq!(counts.total(kind), fresh.total(kind));
                     if let Some(total) = counts.total(kind) {
                         let sum: u64 = counts
@@ -261,18 +339,24 @@ mod tests {
                         assert_eq!(total, sum);
                     }
                 }
-                if let Some(occupied) = fresh.occupied_sites() {
+                if let Some(occupied) = fresh.occupied_wide() {
                     for site in 0..sites {
                         let cells = &counts[site * kinds..(site + 1) * kinds];
                         assert_eq!(occupied >> site & 1 == 1, cells.iter().any(|&c| c > 0));
+                        assert_eq!(fresh.vacant(site), Some(cells.iter().all(|&c| c == 0)));
                         for (kind, &c) in cells.iter().enumerate() {
-                            let with = fresh.sites_with(kind).unwrap_or(0);
+                            let with = fresh.sites_with_wide(kind).unwrap_or(0);
                             assert_eq!(with >> site & 1 == 1, c > 0);
                         }
+                    }
+                    // The narrow sets are the wide ones, where they are read.
+                    if let Some(narrow) = fresh.occupied_sites() {
+                        assert_eq!(u128::from(narrow), occupied);
                     }
                 }
             }
             assert_eq!(counts.occupied_sites().is_some(), sites <= 64 && kinds <= 8);
+            assert_eq!(counts.occupied_wide().is_some(), sites <= 128 && kinds <= 8);
         }
         // A list that is not whole sites keeps no sets, and setting its last cell is no panic.
         let mut counts = Counts::new(&[1, 0, 2], 2);
@@ -287,7 +371,7 @@ mod tests {
     fn the_site_of_a_cell_is_its_index_divided_by_the_kinds() {
         for kinds in 1..=SET_KINDS {
             let counts = Counts::new(&[], kinds);
-            for cell in 0..64 * kinds {
+            for cell in 0..128 * kinds {
                 assert_eq!(
                     ((cell as u64 * counts.site_of) >> 32) as usize,
                     cell / kinds

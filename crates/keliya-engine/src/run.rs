@@ -994,7 +994,7 @@ impl Shape {
 /// The listings of the commonest plans, shared by the executor and the generated code (codegen.rs):
 /// one implementation each, so that the two backends list the same options in the same order.
 pub(crate) mod listings {
-    use super::{list_bits, list_sites};
+    use super::{list_bits, list_sites, list_wide};
     use crate::ir::Value;
     use crate::state::State;
     use crate::{Game, PieceId};
@@ -1005,7 +1005,10 @@ pub(crate) mod listings {
     pub(crate) fn vacant(g: &Game, st: &State, items: &mut Vec<[Value; 2]>) {
         match (g.board.playing_bits(), st.counts.occupied_sites()) {
             (Some(playing), Some(occupied)) => list_bits(playing & !occupied, items),
-            _ => list_sites(g.board.playing_list(), |s| st.site_is_empty(g, s), items),
+            _ => match (g.board.playing_wide(), st.counts.occupied_wide()) {
+                (Some(playing), Some(occupied)) => list_wide(playing & !occupied, items),
+                _ => list_sites(g.board.playing_list(), |s| st.site_is_empty(g, s), items),
+            },
         }
     }
 
@@ -1016,6 +1019,11 @@ pub(crate) mod listings {
             (g.board.playing_bits(), st.counts.sites_with(piece as usize))
         {
             list_bits(playing & with, items);
+        } else if let (Some(playing), Some(with)) = (
+            g.board.playing_wide(),
+            st.counts.sites_with_wide(piece as usize),
+        ) {
+            list_wide(playing & with, items);
         } else {
             let k = g.piece_count();
             let holds = |s: SiteId| st.counts[s as usize * k + piece as usize] > 0;
@@ -1114,6 +1122,20 @@ fn list_bits(mut bits: u64, items: &mut Vec<[Value; 2]>) {
     while bits != 0 {
         items.push([Value::Site(bits.trailing_zeros() as SiteId), Value::None]);
         bits &= bits - 1;
+    }
+}
+
+/// [`list_bits`] for boards of up to 128 places: the low word's sites, then the high word's.
+#[inline]
+fn list_wide(bits: u128, items: &mut Vec<[Value; 2]>) {
+    list_bits(bits as u64, items);
+    let mut high = (bits >> 64) as u64;
+    while high != 0 {
+        items.push([
+            Value::Site(64 + high.trailing_zeros() as SiteId),
+            Value::None,
+        ]);
+        high &= high - 1;
     }
 }
 

@@ -485,8 +485,8 @@ impl State {
         match game.piece_count() {
             1 => self.counts[cell] == 0,
             2 => self.counts[cell] | self.counts[cell + 1] == 0,
-            _ => match self.counts.occupied_sites() {
-                Some(occupied) => occupied >> site & 1 == 0,
+            _ => match self.counts.vacant(site as usize) {
+                Some(vacant) => vacant,
                 None => self.site_total(game, site) == 0,
             },
         }

@@ -285,6 +285,50 @@ fn sites_are_listed_in_order_on_boards_of_any_size() {
 /// same, the number is its `int()` and the truth its `truthy()`, for every operator and function shape
 /// the compiler treats apart, on operands of every kind (a number compared with a site, a truth added to
 /// a number, ...).
+/// `sites_with(p)` and `sites() where empty(x)` list the same sites, in order, whether from one word
+/// of bits (boards of up to 64 places), two (up to 128) or a scan of every site (larger boards).
+#[test]
+fn sites_holding_a_piece_and_vacant_sites_are_listed_alike_on_boards_of_any_size() {
+    for n in [3usize, 63, 64, 65, 73, 127, 128, 129, 200] {
+        let mut g = three_in_a_row();
+        let mut st = g.initial_state();
+        g.board = BoardSpec {
+            sites: (0..n)
+                .map(|i| SiteSpec {
+                    id: format!("s{i}"),
+                    at: (0.0, 0.0),
+                    tags: vec![],
+                    owner: None,
+                    offboard: i % 9 == 4,
+                    origin: 0,
+                })
+                .collect(),
+            ..Default::default()
+        }
+        .compile()
+        .unwrap();
+        let cells: Vec<u16> = (0..n)
+            .map(|i| u16::from(i % 3 == 0 || i % 7 == 2))
+            .collect();
+        st.counts = Counts::new(&cells, 1);
+        let playing = g.board.playing_list();
+        let listed = |holds: &dyn Fn(usize) -> bool| -> Vec<[Value; 2]> {
+            playing
+                .iter()
+                .filter(|&&s| holds(s as usize))
+                .map(|&s| [Value::Site(s), Value::None])
+                .collect()
+        };
+        let mut with = Vec::new();
+        crate::run::listings::sites_with(&g, &st, 0, &mut with);
+        assert_eq!(with, listed(&|s| cells[s] > 0), "{n} sites");
+        let mut vacant = Vec::new();
+        crate::run::listings::vacant(&g, &st, &mut vacant);
+        assert_eq!(vacant, listed(&|s| cells[s] == 0), "{n} sites");
+        assert!(!with.is_empty() && !vacant.is_empty());
+    }
+}
+
 #[test]
 fn compiled_forms_agree_with_the_evaluator() {
     let game = three_in_a_row();
@@ -389,7 +433,7 @@ fn compiled_forms_agree_with_the_evaluator() {
 
 /// The repetition cap and `seen_before` take two positions with the same hash for the same position:
 /// every small change of a position must change its hash, on boards of any size (with and without the
-/// counts' bit sets, which stop at 64 sites).
+/// counts' bit sets, which stop at 128 sites).
 #[test]
 fn positions_that_differ_hash_differently() {
     let g = three_in_a_row();
