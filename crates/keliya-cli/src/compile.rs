@@ -6,8 +6,15 @@ use keliya_engine::codegen;
 use std::path::{Path, PathBuf};
 
 /// The engine's folder of generated modules, in the source tree this binary was built from.
-fn compiled_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../keliya-engine/src/compiled")
+fn compiled_dir() -> Result<PathBuf, CliError> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../keliya-engine/src/compiled");
+    dir.canonicalize().map_err(|_| {
+        CliError::Message(format!(
+            "the source tree this keliya was built from is gone ({} not found): run `keliya compile` \
+             from a checkout (`cargo run --release -p keliya-cli -- compile ...`), or give -o",
+            dir.display()
+        ))
+    })
 }
 
 /// The text of the bundled rulesets' module (compiled/bundled.rs), from the rulesets built into this
@@ -49,13 +56,16 @@ pub fn run(rulesets: &[String], bundled: bool, output: Option<PathBuf>) -> Resul
         let text = codegen::generate(&refs, &codegen::is_bundled);
         (text, "user.rs", rulesets.join(", "))
     };
-    let path = output.unwrap_or_else(|| compiled_dir().join(default_name));
+    let path = match output {
+        Some(path) => path,
+        None => compiled_dir()?.join(default_name),
+    };
     std::fs::write(&path, &text)
         .map_err(|e| CliError::Message(format!("writing {}: {e}", path.display())))?;
-    let searches = text.matches("\n    (0x").count();
+    // One line of a table per function.
+    let functions = text.matches("\n    (0x").count();
     outln!(
-        "wrote {} generated function(s) for {what} to {}",
-        searches,
+        "wrote {functions} generated function(s) for {what} to {}",
         path.display()
     );
     if !bundled {

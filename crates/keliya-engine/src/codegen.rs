@@ -1,15 +1,17 @@
 //! The code generator of compiled rules: Rust source written from a prepared program (program.rs),
 //! which the build compiles into the engine (compiled/).
 //!
-//! What is generated is a rule's search, the job that takes most of a game's time: one function per
-//! program of a shape the generator knows, listing the same options in the same order as the
-//! executor and recording the same moves through the executor's own bookkeeping
-//! ([`crate::exec::Executor::follow`], [`crate::exec::Executor::pause_fresh`]). A program of any
-//! other shape, and every other job (playing a move, finishing a paused one, listing moves for
-//! `legal_moves`), runs on the executor.
+//! Three kinds of function are generated from each prepared program: a *runner*, the executor's loop
+//! over its operations written out, which serves all three jobs (listing moves, playing one,
+//! finishing a paused one) and calls back into the executor for choices and bookkeeping; its
+//! *filters*, the `where` of each choice and loop as one function answering by the choice's number;
+//! and, for the hunt games' shapes, a whole *search* that lists the same options in the same order as
+//! the executor and records the same moves through the executor's own bookkeeping
+//! ([`crate::exec::Executor::follow`], [`crate::exec::Executor::pause_fresh`]). A program without
+//! generated code runs on the executor.
 //!
 //! A function is found by the key of its own text ([`key`]), not by the ruleset's name: the text
-//! holds everything the search depends on (piece kinds, variables, choice nodes by index), and reads
+//! holds everything the code depends on (piece kinds, variables, choice nodes by index), and reads
 //! the rest (the board, choice ids, places in the rules) at run time, so every ruleset whose rule
 //! prepares to the same text shares one function, and a program whose text has changed finds none
 //! and runs on the executor.
@@ -125,7 +127,7 @@ pub(crate) fn key(source: &str) -> u64 {
     })
 }
 
-/// The generated searches and runners of every prepared program of `games` whose key `skip` does not
+/// The generated searches, runners and filters of every prepared program of `games` whose key `skip` does not
 /// pass over, each once, as the text of one module of compiled/ (what `keliya compile` writes).
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut searches = BTreeMap::new();
@@ -169,7 +171,6 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
             let _ = writeln!(out, "    (0x{key:016x}, {name}_{key:016x}),");
         }
         out.push_str("];\n\n");
-        let _ = name;
     }
     for (name, found) in [(NAME, &searches), (RUNNER, &runners), (FILTER, &filters)] {
         for (key, source) in found {
@@ -184,22 +185,22 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     out
 }
 
-/// Whether the engine was built with the search or runner of this key (in either generated module).
+/// Whether the engine was built with the generated function of this key (in either module).
 pub fn is_compiled(key: u64) -> bool {
-    crate::compiled::by_key(key).is_some()
+    crate::compiled::search_by_key(key).is_some()
         || crate::compiled::runner_by_key(key).is_some()
         || crate::compiled::filter_by_key(key).is_some()
 }
 
-/// Whether the engine was built with the search or runner of this key among the bundled rulesets'
+/// Whether the engine was built with the generated function of this key among the bundled rulesets'
 /// (what a user's `keliya compile` leaves out of its own module).
 pub fn is_bundled(key: u64) -> bool {
-    crate::compiled::bundled_by_key(key).is_some()
+    crate::compiled::bundled_search_by_key(key).is_some()
         || crate::compiled::bundled_runner_by_key(key).is_some()
         || crate::compiled::bundled_filter_by_key(key).is_some()
 }
 
-/// The keys of the generated searches and runners `game`'s programs would use.
+/// The keys of the generated functions `game`'s programs would use.
 pub fn keys(game: &Game) -> Vec<u64> {
     game.programs()
         .iter()

@@ -49,7 +49,7 @@ type Done = Result<(), Box<EngineError>>;
 pub(crate) struct Executor<'g, 's> {
     game: &'g Game,
     program: &'g Program,
-    /// The program's generated runner (compiled.rs), which [`Executor::run_from`] hands its work to;
+    /// The program's generated runner (compiled/), which [`Executor::run_from`] hands its work to;
     /// none on the VM backend.
     runner: Option<crate::compiled::Runner>,
     /// The program's generated filters; none on the VM backend.
@@ -193,7 +193,7 @@ impl<'g, 's> Executor<'g, 's> {
         self.filter = self.game.filter(program);
         self.rule = rule;
         self.given = given;
-        // A search the generated code can make (compiled.rs): the same moves, found without a run.
+        // A search the generated code can make (compiled/): the same moves, found without a run.
         if let Some(search) = program.compiled
             && self.mode == Mode::Search
             && self.keep_changes
@@ -550,7 +550,7 @@ impl<'g, 's> Executor<'g, 's> {
     }
 }
 
-/// What generated searches (compiled.rs) call: the executor's bookkeeping of a search, the same
+/// What generated code (compiled/) calls: the executor's bookkeeping of a search, the same
 /// for both backends.
 impl<'g> Executor<'g, '_> {
     #[inline(always)]

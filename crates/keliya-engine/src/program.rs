@@ -143,11 +143,11 @@ pub(crate) struct Program {
     pub(crate) whole: bool,
     /// The index of the `End` operation.
     pub(crate) end: u32,
-    /// The search generated from this program, when there is one (compiled.rs): found by the key of
+    /// The search generated from this program, when there is one (compiled/): found by the key of
     /// its text when the program is built.
     pub(crate) compiled: Option<crate::compiled::Search>,
     /// The program's operations generated as Rust, when the engine was built with them: what the
-    /// executor runs instead of its own loop over `ops` (compiled.rs).
+    /// executor runs instead of its own loop over `ops` (compiled/).
     pub(crate) runner: Option<crate::compiled::Runner>,
     /// The filters of its choices and loops generated as Rust, when the engine was built with them.
     pub(crate) filter: Option<crate::compiled::Filter>,
@@ -511,7 +511,7 @@ impl Programs {
 }
 
 /// What runs a prepared rule's search: the executor over its program, or the Rust generated from
-/// that program (compiled.rs) where there is some. Both find the same moves in the same order; the
+/// that program (compiled/) where there is some. Both find the same moves in the same order; the
 /// differential test holds them to it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Backend {

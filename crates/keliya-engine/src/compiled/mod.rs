@@ -1,6 +1,7 @@
-//! The searches generated from prepared programs (codegen.rs), compiled into the engine: `bundled`
-//! for the rulesets that ship (kept up to date by a test), `user` for rulesets a user compiled with
-//! `keliya compile`. A program finds its search by the key of the text generated from it.
+//! The functions generated from prepared programs (codegen.rs: searches, runners, filters), compiled
+//! into the engine: `bundled` for the rulesets that ship (kept up to date by a test), `user` for
+//! rulesets a user compiled with `keliya compile`. A program finds each of its functions by the key of
+//! the text generated from it.
 
 // (Written by `keliya compile`, and compared with what it would write by a test: not reformatted.)
 #[rustfmt::skip]
@@ -40,7 +41,7 @@ use prelude::*;
 
 /// The search generated from `program`, if the engine was built with it.
 pub(crate) fn search_for(program: &Program) -> Option<Search> {
-    by_key(codegen::key(&codegen::search_source(program)?))
+    search_by_key(codegen::key(&codegen::search_source(program)?))
 }
 
 /// The filters generated from `program`, if the engine was built with them.
@@ -69,11 +70,11 @@ pub(crate) fn bundled_runner_by_key(key: u64) -> Option<Runner> {
     find(bundled::RUNNERS, key)
 }
 
-pub(crate) fn by_key(key: u64) -> Option<Search> {
-    bundled_by_key(key).or_else(|| find(user::SEARCHES, key))
+pub(crate) fn search_by_key(key: u64) -> Option<Search> {
+    bundled_search_by_key(key).or_else(|| find(user::SEARCHES, key))
 }
 
-pub(crate) fn bundled_by_key(key: u64) -> Option<Search> {
+pub(crate) fn bundled_search_by_key(key: u64) -> Option<Search> {
     find(bundled::SEARCHES, key)
 }
 
