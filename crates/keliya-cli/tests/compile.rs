@@ -61,7 +61,7 @@ fn a_rewritten_rule_gets_its_own_search_and_the_rest_stay_bundled() {
     assert_eq!(module.matches("\nfn runner_").count(), 1, "{module}");
     assert_eq!(module.matches("\nfn filter_").count(), 1, "{module}");
     assert!(
-        module.contains("1 => (matches!(run.locals[1], Value::Site(x) if st.count(g, x, 0) > 0)"),
+        module.contains("1 => (matches!(l[1], Value::Site(x) if st.count(g, x, 0) > 0)"),
         "{module}"
     );
 

@@ -241,12 +241,11 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
         s,
         "fn {FILTER}(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {{"
     );
-    s.push_str(
-        "    let g = run.game;
-    let _ = g;
-    Ok(match which {
-",
-    );
+    s.push_str("    let g = run.game;\n    let _ = g;\n");
+    if let Some(n) = locals_read(&arms) {
+        let _ = writeln!(s, "    let l = &run.locals[..{n}];");
+    }
+    s.push_str("    Ok(match which {\n");
     s.push_str(&arms);
     s.push_str(
         "        _ => false,
@@ -272,7 +271,7 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
     s.push_str("    loop {\n        match pc {\n");
     for (pc, op) in program.ops.iter().enumerate() {
         let _ = writeln!(s, "            {pc} => {{");
-        let body = operation(op, pc, program.end)?;
+        let body = with_locals(&operation(op, pc, program.end)?);
         for line in body.lines() {
             let _ = writeln!(s, "                {line}");
         }
@@ -348,6 +347,37 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
     })
 }
 
+/// The locals the generated text reads (`l[k]`, written by [`val`], [`truthy`] and [`int`]): as many
+/// as the highest slot read and one, or `None` when it reads none.
+fn locals_read(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut most = None;
+    for (i, _) in text.match_indices("l[") {
+        // `l[` alone, not the end of a longer name (`locals[`, `.l[`).
+        if i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'.')) {
+            continue;
+        }
+        let digits: String = text[i + 2..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect();
+        if let Ok(slot) = digits.parse::<usize>() {
+            most = most.max(Some(slot + 1));
+        }
+    }
+    most
+}
+
+/// An operation's text with the locals it reads borrowed first, as one slice of known length: one
+/// check of the run's list for the operation, none for each read. (An operation's expressions only
+/// read the run; it is changed, if at all, after they are evaluated.)
+fn with_locals(body: &str) -> String {
+    match locals_read(body) {
+        Some(n) => format!("let l = &run.locals[..{n}];\n{body}"),
+        None => body.to_string(),
+    }
+}
+
 /// A value as Rust source.
 fn literal(v: &crate::ir::Value) -> String {
     use crate::ir::Value as V;
@@ -367,7 +397,7 @@ fn val(e: &crate::ir::Expr) -> String {
     use crate::ir::{BinOp as B, Expr as X};
     match e {
         X::Const(v) => literal(v),
-        X::Local(slot) => format!("run.locals[{slot}]"),
+        X::Local(slot) => format!("l[{slot}]"),
         X::Var { slot } => format!("Value::Int(st.vars[{slot}])"),
         X::VarOf { var, player } => format!("run.var_of(st, {var}, {})", val(player)),
         X::Ambient(a) => format!("run.ambient(st, Ambient::{a:?})?"),
@@ -409,10 +439,10 @@ fn truthy(e: &crate::ir::Expr) -> String {
             format!("({} {sign} {})", int(a), int(b))
         }
         X::EmptyAt(slot) => {
-            format!("matches!(run.locals[{slot}], Value::Site(x) if st.site_is_empty(g, x))")
+            format!("matches!(l[{slot}], Value::Site(x) if st.site_is_empty(g, x))")
         }
         X::HasAt(slot, piece) => {
-            format!("matches!(run.locals[{slot}], Value::Site(x) if st.count(g, x, {piece}) > 0)")
+            format!("matches!(l[{slot}], Value::Site(x) if st.count(g, x, {piece}) > 0)")
         }
         X::Compiled(c) => truthy(c.source()),
         _ => format!("{}.truthy()", val(e)),
@@ -430,10 +460,31 @@ fn int(e: &crate::ir::Expr) -> String {
             format!("arith(BinOp::{op:?}, {}, {})", int(a), int(b))
         }
         X::CountAt(slot, piece) => format!(
-            "(match run.locals[{slot}] {{ Value::Site(x) => st.count(g, x, {piece}) as i64, _ => 0 }})"
+            "(match l[{slot}] {{ Value::Site(x) => st.count(g, x, {piece}) as i64, _ => 0 }})"
         ),
         X::Compiled(c) => int(c.source()),
         X::Bin(..) | X::Not(_) => format!("i64::from({})", truthy(e)),
         _ => format!("{}.int()", val(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The locals an operation borrows are those its expressions read, and only they: not a longer
+    /// name ending in `l`, nor a slot written.
+    #[test]
+    fn an_operation_borrows_as_many_locals_as_it_reads() {
+        assert_eq!(
+            locals_read("let v = Value::Int(1);\nrun.locals[3] = v;"),
+            None
+        );
+        assert_eq!(locals_read("let v = [l[0], l[12], st.vars[40]];"), Some(13));
+        assert_eq!(locals_read("(l[2].int() > 0i64) && ex.all[7]"), Some(3));
+        assert_eq!(
+            with_locals("let v = l[4];\nrun.locals[1] = v;"),
+            "let l = &run.locals[..5];\nlet v = l[4];\nrun.locals[1] = v;"
+        );
     }
 }
