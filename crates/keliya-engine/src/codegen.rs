@@ -410,10 +410,12 @@ fn val(e: &crate::ir::Expr) -> String {
             vals.resize(3, "Value::None".into());
             format!("run.call_values(st, Func::{f:?}, [{}])", vals.join(", "))
         }
-        X::EmptyAt(slot) => format!("run.empty_at(st, {slot})"),
-        X::HasAt(slot, piece) => format!("run.has_at(st, {slot}, {piece})"),
-        X::CountAt(slot, piece) => format!("run.count_at(st, {slot}, {piece})"),
-        X::AlongAt(track, slot, n) => format!("run.along_at({track}, {slot}, {n})"),
+        // As `Run::empty_at`, `has_at`, `count_at` and `along_at` give them, from the borrowed locals.
+        X::EmptyAt(..) | X::HasAt(..) => format!("Value::Bool({})", truthy(e)),
+        X::CountAt(..) => format!("Value::Int({})", int(e)),
+        X::AlongAt(track, slot, n) => format!(
+            "(match l[{slot}] {{ Value::Site(s) => g.board.along({track}, s, {n}).map_or(Value::None, Value::Site), _ => Value::None }})"
+        ),
         X::Compiled(c) => val(c.source()),
     }
 }
