@@ -17,22 +17,7 @@ fn ok(o: &Output) -> String {
 }
 
 /// A rule of a user's own: the bundled module has no code for it.
-const LEAPING_LEOPARDS: &str = r#"keliya: 1
-title: Hat diviyan keliya, leopards leaping too
-extends: hat-diviyan-keliya
-rules:
-  prey-leap:
-    player: prey
-    source: "a test's rule: a leopard may take the tiger's leap over it"
-    when: count(hand(prey), prey) == 0
-    do: |
-      choose from in sites_with(prey) {
-        choose over, to in leaps(from) where has(over, hunter) and empty(to) {
-          move(prey, from, to)
-        }
-      }
-    notation: "{from}^{to}"
-"#;
+const LEAPING_LEOPARDS: &str = include_str!("leaping-leopards.yaml");
 
 #[test]
 fn simulate_plays_the_same_games_and_records_on_both_backends() {

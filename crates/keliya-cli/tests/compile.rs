@@ -12,22 +12,7 @@ fn keliya(args: &[&str]) -> std::process::Output {
         .expect("the binary runs")
 }
 
-const LEAPING_LEOPARDS: &str = r#"keliya: 1
-title: Hat diviyan keliya, leopards leaping too
-extends: hat-diviyan-keliya
-rules:
-  prey-leap:
-    player: prey
-    source: "a test's rule: a leopard may take the tiger's leap over it"
-    when: count(hand(prey), prey) == 0
-    do: |
-      choose from in sites_with(prey) {
-        choose over, to in leaps(from) where has(over, hunter) and empty(to) {
-          move(prey, from, to)
-        }
-      }
-    notation: "{from}^{to}"
-"#;
+const LEAPING_LEOPARDS: &str = include_str!("leaping-leopards.yaml");
 
 #[test]
 fn a_rewritten_rule_gets_its_own_search_and_the_rest_stay_bundled() {
