@@ -134,6 +134,19 @@ fn median(sorted: &[f64]) -> f64 {
     }
 }
 
+/// A figure rounded to a whole number, its digits in groups of three (`2,962,740`).
+fn grouped(figure: f64) -> String {
+    let digits = format!("{:.0}", figure.max(0.0));
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// Peak resident memory of this process in KiB, where the system tells it.
 fn peak_memory_kib() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -200,28 +213,32 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                 })
             );
         } else {
-            let spread = if args.rounds > 1 {
-                format!(
-                    "  median of {} rounds ({slowest:.0}-{fastest:.0})",
-                    args.rounds
-                )
-            } else {
-                String::new()
-            };
+            // Three short lines, to fit a terminal of 80 columns: the ruleset, its figures, how
+            // they were taken.
             let backend = match game.backend() {
                 keliya_engine::Backend::Vm => "vm".to_string(),
                 _ => format!("compiled {generated}/{total}"),
             };
+            let threads = match args.threads {
+                1 => "1 thread".to_string(),
+                n => format!("{n} threads"),
+            };
+            let peak = memory.map_or("?".to_string(), |m| format!("{:.1} MiB", m as f64 / 1024.0));
+            let spread = match args.rounds {
+                1 => String::new(),
+                n => format!(
+                    "  median of {n} rounds ({}-{})",
+                    grouped(slowest),
+                    grouped(fastest)
+                ),
+            };
+            outln!("{}", c.info.name);
             outln!(
-                "{:<34} {:>10.0} playouts/s  {:>11.0} moves/s  {:>6.1} plies/game  {} thread(s)  {backend}  peak {}{}",
-                c.info.name,
-                per_sec,
-                moves_per_sec,
-                mean_plies,
-                args.threads,
-                memory.map_or("?".to_string(), |m| format!("{:.1} MiB", m as f64 / 1024.0)),
-                spread
+                "  {} playouts/s  {} moves/s  {mean_plies:.1} plies a game",
+                grouped(per_sec),
+                grouped(moves_per_sec)
             );
+            outln!("  {backend}  {threads}  peak {peak}{spread}");
         }
     }
     Ok(())
@@ -229,6 +246,15 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn figures_are_grouped_in_threes() {
+        assert_eq!(super::grouped(0.0), "0");
+        assert_eq!(super::grouped(999.4), "999");
+        assert_eq!(super::grouped(1000.0), "1,000");
+        assert_eq!(super::grouped(2_962_740.2), "2,962,740");
+        assert_eq!(super::grouped(12_345_678_901.0), "12,345,678,901");
+    }
+
     #[test]
     fn the_median_is_the_middle_figure_or_the_mean_of_the_two_middle_ones() {
         assert_eq!(super::median(&[1.0, 2.0, 9.0]), 2.0);
