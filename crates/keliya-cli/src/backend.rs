@@ -39,7 +39,7 @@ pub fn load_game_on(what: &str, backend: BackendArg) -> Result<Compiled, CliErro
     Ok(c)
 }
 
-/// The line `show` and `bench` print about how a game's rules run.
+/// The line `show --code` ends with: how a game's rules run.
 pub fn describe(game: &keliya_engine::Game) -> String {
     let (generated, total) = game.compiled_programs();
     let on = game.backend().name();

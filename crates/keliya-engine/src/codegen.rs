@@ -127,8 +127,9 @@ pub(crate) fn key(source: &str) -> u64 {
     })
 }
 
-/// The generated searches, runners and filters of every prepared program of `games` whose key `skip` does not
-/// pass over, each once, as the text of one module of compiled/ (what `keliya compile` writes).
+/// The generated searches, runners and filters of every prepared program of `games` whose key `skip`
+/// does not pass over, each once, as the text of one module of compiled/ (what `keliya compile`
+/// writes).
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut searches = BTreeMap::new();
     let mut runners = BTreeMap::new();
@@ -185,19 +186,10 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     out
 }
 
-/// Whether the engine was built with the generated function of this key (in either module).
-pub fn is_compiled(key: u64) -> bool {
-    crate::compiled::search_by_key(key).is_some()
-        || crate::compiled::runner_by_key(key).is_some()
-        || crate::compiled::filter_by_key(key).is_some()
-}
-
 /// Whether the engine was built with the generated function of this key among the bundled rulesets'
 /// (what a user's `keliya compile` leaves out of its own module).
 pub fn is_bundled(key: u64) -> bool {
-    crate::compiled::bundled_search_by_key(key).is_some()
-        || crate::compiled::bundled_runner_by_key(key).is_some()
-        || crate::compiled::bundled_filter_by_key(key).is_some()
+    crate::compiled::is_bundled(key)
 }
 
 /// The keys of the generated functions `game`'s programs would use.

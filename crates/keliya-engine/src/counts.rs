@@ -162,9 +162,10 @@ impl Counts {
     /// Whether no piece stands on `site`, from the sets; `None` where they are not kept.
     #[inline]
     pub(crate) fn vacant(&self, site: usize) -> Option<bool> {
-        let word = match site < 64 {
-            true => self.occupied,
-            false => self.occupied_high,
+        let word = if site < 64 {
+            self.occupied
+        } else {
+            self.occupied_high
         };
         self.sets.then_some(word >> (site & 63) & 1 == 0)
     }

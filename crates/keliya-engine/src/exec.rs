@@ -16,7 +16,7 @@
 
 use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
 use crate::ir::*;
-use crate::program::{Backend, ChoiceNode, Op, Options, Program};
+use crate::program::{Backend, ChoiceNode, Op, Program};
 use crate::run::{Frame, Listing, Run, Scratch};
 use crate::state::Outcome;
 use crate::{Game, PlayerId};
@@ -314,7 +314,7 @@ impl<'g, 's> Executor<'g, 's> {
     pub(crate) fn for_list(&mut self, run: &mut Run<'g>, st: &Scratch, node: u16) -> Done {
         let o = &self.program.loops[node as usize];
         let start = self.options.len();
-        o.list(run, st, &mut self.options, self.filter)?;
+        run.options(st, o, self.filter, &mut self.options)?;
         self.frames.push(Frame {
             start: start as u32,
             end: self.options.len() as u32,
@@ -365,12 +365,12 @@ impl<'g, 's> Executor<'g, 's> {
         self.choice_at = o.at;
         match self.mode {
             Mode::Search if node.last && self.can_pause(run, st) => {
-                o.list(run, st, &mut self.options, self.filter)?;
+                run.options(st, o, self.filter, &mut self.options)?;
                 self.paused_leaves(run, node.id, start);
                 self.options.truncate(start);
                 return Ok(());
             }
-            Mode::Search => o.list(run, st, &mut self.options, self.filter)?,
+            Mode::Search => run.options(st, o, self.filter, &mut self.options)?,
             Mode::Replay => {
                 let Some(&choice) = self.given.get(self.path.len()) else {
                     return Err(run.error(0, "the move's choices do not match the rule".into()));
@@ -423,8 +423,7 @@ impl<'g, 's> Executor<'g, 's> {
             let inner = &self.program.choices[inner as usize];
             let o = &inner.options;
             self.choice_at = o.at;
-            let generated = self.filter.map(|f| (f, o.which));
-            let listing = Listing::new(&o.slots, &o.domain, o.filter.as_ref(), o.plan, generated);
+            let listing = Listing::new(o, self.filter);
             // The path's last choice is rewritten for each option, not pushed and popped.
             self.path.push(Choice {
                 point: node.id,
@@ -609,28 +608,6 @@ impl<'g> Executor<'g, '_> {
         if let Some(found) = &mut self.found {
             found.push_options(head, point, options, (locals, 0));
         }
-    }
-}
-
-impl Options {
-    /// Adds the options, in order, to the end of `items`.
-    #[inline]
-    fn list(
-        &self,
-        run: &mut Run<'_>,
-        st: &Scratch,
-        items: &mut Vec<[Value; 2]>,
-        generated: Option<crate::compiled::Filter>,
-    ) -> Done {
-        run.options(
-            st,
-            &self.slots,
-            &self.domain,
-            self.filter.as_ref(),
-            self.plan,
-            generated.map(|f| (f, self.which)),
-            items,
-        )
     }
 }
 

@@ -9,6 +9,7 @@ use crate::compiled::Filter;
 use crate::exec::Decided;
 use crate::interp::EngineError;
 use crate::ir::*;
+use crate::program::Options;
 use crate::state::{Outcome, Reason, State};
 use crate::{Game, PieceId, PlayerId};
 use smallvec::SmallVec;
@@ -502,19 +503,22 @@ impl<'a> Run<'a> {
 
     /// Lists the options of a choice point or loop at the end of `items` (the executor's one list for
     /// every choice point on the path, so listing copies nothing and allocates only to grow it).
-    /// `generated`: the program's generated filters and this listing's number among them, which
-    /// test the filter in place of its closures.
-    #[allow(clippy::too_many_arguments)]
+    /// `generated`: the program's generated filters, which test the filter in place of its closures.
     pub(crate) fn options(
         &mut self,
         st: &State,
-        slots: &[u16],
-        domain: &Domain,
-        filter: Option<&Expr>,
-        plan: ListPlan,
-        generated: Option<(Filter, u16)>,
+        options: &Options,
+        generated: Option<Filter>,
         items: &mut Vec<[Value; 2]>,
     ) -> Result<(), Box<EngineError>> {
+        let Options {
+            slots,
+            domain,
+            filter,
+            plan,
+            which,
+            ..
+        } = options;
         let g = self.game;
         let site_arg = |run: &Self, e: &Expr| -> Result<Option<SiteId>, Box<EngineError>> {
             Ok(match run.eval(st, e)? {
@@ -615,32 +619,35 @@ impl<'a> Run<'a> {
                 }
                 items.truncate(kept);
             }
-            Some(_) if let Some((filter, which)) = generated => {
-                let mut kept = start;
-                for k in start..items.len() {
-                    let values = items[k];
-                    self.bind(slots, values);
-                    if filter(self, st, which)? {
-                        items[kept] = values;
-                        kept += 1;
-                    }
-                }
-                items.truncate(kept);
+            Some(_) if let Some(filter) = generated => {
+                self.keep_passing(slots, items, start, |run| filter(run, st, *which))?
             }
-            Some(f) => {
-                let mut kept = start;
-                for k in start..items.len() {
-                    let values = items[k];
-                    self.bind(slots, values);
-                    if self.truthy(st, f)? {
-                        items[kept] = values;
-                        kept += 1;
-                    }
-                }
-                items.truncate(kept);
-            }
+            Some(f) => self.keep_passing(slots, items, start, |run| run.truthy(st, f))?,
             None => {}
         }
+        Ok(())
+    }
+
+    /// Keeps, in order, the options of `items` from `start` on that pass `holds` with their values
+    /// bound to `slots`.
+    #[inline(always)]
+    fn keep_passing(
+        &mut self,
+        slots: &[u16],
+        items: &mut Vec<[Value; 2]>,
+        start: usize,
+        holds: impl Fn(&Self) -> Result<bool, Box<EngineError>>,
+    ) -> Result<(), Box<EngineError>> {
+        let mut kept = start;
+        for k in start..items.len() {
+            let values = items[k];
+            self.bind(slots, values);
+            if holds(self)? {
+                items[kept] = values;
+                kept += 1;
+            }
+        }
+        items.truncate(kept);
         Ok(())
     }
 
@@ -804,11 +811,8 @@ impl ListPlan {
 /// The options of a choice point listed again for each option of an outer one (see `Executor::fork`).
 #[derive(Clone, Copy)]
 pub(crate) struct Listing<'e> {
-    slots: &'e [u16],
-    domain: &'e Domain,
-    filter: Option<&'e Expr>,
-    plan: ListPlan,
-    generated: Option<(Filter, u16)>,
+    options: &'e Options,
+    generated: Option<Filter>,
 }
 
 /// The listings with a loop of their own, the variable whose point they start from in a local.
@@ -826,20 +830,8 @@ enum Direct {
 
 impl<'e> Listing<'e> {
     #[inline]
-    pub(crate) fn new(
-        slots: &'e [u16],
-        domain: &'e Domain,
-        filter: Option<&'e Expr>,
-        plan: ListPlan,
-        generated: Option<(Filter, u16)>,
-    ) -> Self {
-        Listing {
-            slots,
-            domain,
-            filter,
-            plan,
-            generated,
-        }
+    pub(crate) fn new(options: &'e Options, generated: Option<Filter>) -> Self {
+        Listing { options, generated }
     }
 
     /// Adds the options, in order, to `items`: the same as [`Run::options`].
@@ -854,7 +846,7 @@ impl<'e> Listing<'e> {
             Some(&Value::Site(s)) => Some(s),
             _ => None,
         };
-        match self.plan.direct {
+        match self.options.plan.direct {
             // The two commonest listings of the hunt games, each test inlined for its case.
             Direct::Steps(x) => {
                 if let Some(s) = from(x) {
@@ -868,7 +860,7 @@ impl<'e> Listing<'e> {
             }
             Direct::Tested(x, test) => {
                 if let Some(s) = from(x) {
-                    match self.domain {
+                    match self.options.domain {
                         Domain::Leaps(_) => {
                             for &(over, to) in g.board.leaps(s) {
                                 let values = [Value::Site(over), Value::Site(to)];
@@ -889,15 +881,7 @@ impl<'e> Listing<'e> {
                 }
             }
             Direct::None => {
-                return run.options(
-                    st,
-                    self.slots,
-                    self.domain,
-                    self.filter,
-                    self.plan,
-                    self.generated,
-                    items,
-                );
+                return run.options(st, self.options, self.generated, items);
             }
         }
         Ok(())

@@ -41,41 +41,44 @@ use prelude::*;
 
 /// The search generated from `program`, if the engine was built with it.
 pub(crate) fn search_for(program: &Program) -> Option<Search> {
-    search_by_key(codegen::key(&codegen::search_source(program)?))
-}
-
-/// The filters generated from `program`, if the engine was built with them.
-pub(crate) fn filter_for(program: &Program) -> Option<Filter> {
-    filter_by_key(codegen::key(&codegen::filter_source(program)?))
-}
-
-pub(crate) fn filter_by_key(key: u64) -> Option<Filter> {
-    bundled_filter_by_key(key).or_else(|| find(user::FILTERS, key))
-}
-
-pub(crate) fn bundled_filter_by_key(key: u64) -> Option<Filter> {
-    find(bundled::FILTERS, key)
+    either(
+        bundled::SEARCHES,
+        user::SEARCHES,
+        &codegen::search_source(program)?,
+    )
 }
 
 /// The runner generated from `program`, if the engine was built with it.
 pub(crate) fn runner_for(program: &Program) -> Option<Runner> {
-    runner_by_key(codegen::key(&codegen::runner_source(program)?))
+    either(
+        bundled::RUNNERS,
+        user::RUNNERS,
+        &codegen::runner_source(program)?,
+    )
 }
 
-pub(crate) fn runner_by_key(key: u64) -> Option<Runner> {
-    bundled_runner_by_key(key).or_else(|| find(user::RUNNERS, key))
+/// The filters generated from `program`, if the engine was built with them.
+pub(crate) fn filter_for(program: &Program) -> Option<Filter> {
+    either(
+        bundled::FILTERS,
+        user::FILTERS,
+        &codegen::filter_source(program)?,
+    )
 }
 
-pub(crate) fn bundled_runner_by_key(key: u64) -> Option<Runner> {
-    find(bundled::RUNNERS, key)
+/// Whether the bundled module has the generated function of this key.
+pub(crate) fn is_bundled(key: u64) -> bool {
+    has(bundled::SEARCHES, key) || has(bundled::RUNNERS, key) || has(bundled::FILTERS, key)
 }
 
-pub(crate) fn search_by_key(key: u64) -> Option<Search> {
-    bundled_search_by_key(key).or_else(|| find(user::SEARCHES, key))
+/// The function of `source`'s key, from the bundled module or else the user's.
+fn either<F: Copy>(bundled: &[(u64, F)], user: &[(u64, F)], source: &str) -> Option<F> {
+    let key = codegen::key(source);
+    find(bundled, key).or_else(|| find(user, key))
 }
 
-pub(crate) fn bundled_search_by_key(key: u64) -> Option<Search> {
-    find(bundled::SEARCHES, key)
+fn has<F: Copy>(table: &[(u64, F)], key: u64) -> bool {
+    find(table, key).is_some()
 }
 
 fn find<F: Copy>(table: &[(u64, F)], key: u64) -> Option<F> {
