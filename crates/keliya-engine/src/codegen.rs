@@ -253,17 +253,36 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
 /// the run and the position, calling what the executor calls (the functions of builtins.rs through
 /// `Run::call_values`, `Run::effect`, the executor's own `choose`, `for_list`, `for_next`, `end`).
 /// Every operation and expression of a prepared program has a form here, so every program gets one.
+///
+/// The locals are read in one of two ways. A program that loops without a choice in the loop (a
+/// sowing's laps) holds them in an array of its size, `l`, read and written at fixed places without
+/// a check: copied from the run on entry, back to the run before the executor reads them (a choice,
+/// a loop's listing), a loop's variables read again after it binds them. Any other program runs a
+/// few operations between choices, each entry costing the copies, so each operation borrows the
+/// run's locals it reads once instead ([`locals_read`]).
 pub(crate) fn runner_source(program: &Program) -> Option<String> {
+    let held = loops_without_choice(program);
     let mut s = String::new();
     let _ = writeln!(
         s,
         "fn {RUNNER}<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {{"
     );
     s.push_str("    let g = ex.game();\n    let ats = &ex.program().ats;\n    let _ = (g, ats);\n");
+    if held {
+        let _ = writeln!(
+            s,
+            "    let mut l: [Value; {}] = load(&run.locals);",
+            program.locals
+        );
+    }
     s.push_str("    loop {\n        match pc {\n");
     for (pc, op) in program.ops.iter().enumerate() {
         let _ = writeln!(s, "            {pc} => {{");
-        let body = with_locals(&operation(op, pc, program.end)?);
+        let body = if held {
+            held_operation(program, op).map_or_else(|| operation(op, pc, program.end), Some)?
+        } else {
+            borrowing(&operation(op, pc, program.end)?)
+        };
         for line in body.lines() {
             let _ = writeln!(s, "                {line}");
         }
@@ -275,7 +294,52 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
     Some(s)
 }
 
+/// Whether `program` has a loop (a jump back) with no choice in it, and at most one choice in all
+/// (each choice's options enter the runner again, each entry a copy of the locals).
+fn loops_without_choice(program: &Program) -> bool {
+    let choices = program
+        .ops
+        .iter()
+        .filter(|op| matches!(op, Op::Choose { .. }));
+    choices.count() <= 1
+        && program.ops.iter().enumerate().any(|(pc, op)| match op {
+            Op::Jump { to } if (*to as usize) <= pc => !program.ops[*to as usize..pc]
+                .iter()
+                .any(|op| matches!(op, Op::Choose { .. })),
+            _ => false,
+        })
+}
+
+/// The operations that read or write the locals, as a runner holding them in `l` writes them;
+/// `None` for the rest, which [`operation`] writes alike for both forms.
+fn held_operation(program: &Program, op: &Op) -> Option<String> {
+    // The locals back in the run, for the executor to read.
+    let store = "store(&mut run.locals, &l);";
+    Some(match op {
+        Op::Set { slot, value } => format!("l[{slot}] = {};", val(value)),
+        Op::Add { slot, op, value } => format!(
+            "let n = {};\nl[{slot}] = Value::Int(combine(AssignOp::{op:?}, l[{slot}].int(), n));",
+            int(value)
+        ),
+        Op::ForList { node } => format!("{store}\nex.for_list(run, st, {node})?;"),
+        Op::ForNext { node, exit } => {
+            let mut bind = String::new();
+            for slot in &program.loops.get(*node as usize)?.slots {
+                let _ = write!(bind, "\n    l[{slot}] = run.locals[{slot}];");
+            }
+            format!(
+                "if ex.for_next(run, {node})? {{{bind}\n}} else {{\n    pc = {exit};\n    continue;\n}}"
+            )
+        }
+        Op::Choose { node } => format!(
+            "{store}\nlet node = &ex.program().choices[{node}];\nreturn ex.choose(run, st, node);"
+        ),
+        _ => return None,
+    })
+}
+
 /// One operation's Rust: falls through to the next operation, or sets `pc` and continues, or returns.
+/// Its expressions read the locals as `l`; it writes them in the run.
 /// (Places in the rules are read from the program's `ats`, at `pc`, not written into the text.)
 fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
     use crate::ir::Effect as E;
@@ -363,7 +427,7 @@ fn locals_read(text: &str) -> Option<usize> {
 /// An operation's text with the locals it reads borrowed first, as one slice of known length: one
 /// check of the run's list for the operation, none for each read. (An operation's expressions only
 /// read the run; it is changed, if at all, after they are evaluated.)
-fn with_locals(body: &str) -> String {
+fn borrowing(body: &str) -> String {
     match locals_read(body) {
         Some(n) => format!("let l = &run.locals[..{n}];\n{body}"),
         None => body.to_string(),
@@ -477,7 +541,7 @@ mod tests {
         assert_eq!(locals_read("let v = [l[0], l[12], st.vars[40]];"), Some(13));
         assert_eq!(locals_read("(l[2].int() > 0i64) && ex.all[7]"), Some(3));
         assert_eq!(
-            with_locals("let v = l[4];\nrun.locals[1] = v;"),
+            borrowing("let v = l[4];\nrun.locals[1] = v;"),
             "let l = &run.locals[..5];\nlet v = l[4];\nrun.locals[1] = v;"
         );
     }

@@ -1124,7 +1124,7 @@ fn list_wide(bits: u128, items: &mut Vec<[Value; 2]>) {
 }
 
 /// A number assigned (`=`), added (`+=`) or taken away (`-=`), saturating.
-fn combine(op: AssignOp, cur: i64, v: i64) -> i64 {
+pub(crate) fn combine(op: AssignOp, cur: i64, v: i64) -> i64 {
     match op {
         AssignOp::Set => v,
         AssignOp::Add => cur.saturating_add(v),

@@ -33,9 +33,27 @@ pub(crate) mod prelude {
     pub(crate) use crate::interp::{Choice, EngineError};
     pub(crate) use crate::ir::{Ambient, AssignOp, BinOp, Effect, Func, Value};
     pub(crate) use crate::program::Program;
+    pub(crate) use crate::run::combine;
     pub(crate) use crate::run::{Run, Scratch, listings};
     pub(crate) use crate::state::State;
     pub(crate) type Done = Result<(), Box<EngineError>>;
+
+    /// A runner's copy of the run's locals, in an array of its program's size (codegen.rs,
+    /// `runner_source`).
+    #[inline(always)]
+    pub(crate) fn load<const N: usize>(locals: &[Value]) -> [Value; N] {
+        let mut l = [Value::None; N];
+        let n = N.min(locals.len());
+        l[..n].copy_from_slice(&locals[..n]);
+        l
+    }
+
+    /// A runner's locals back in the run.
+    #[inline(always)]
+    pub(crate) fn store(locals: &mut [Value], l: &[Value]) {
+        let n = l.len().min(locals.len());
+        locals[..n].copy_from_slice(&l[..n]);
+    }
 }
 use prelude::*;
 
