@@ -276,22 +276,79 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
         );
     }
     s.push_str("    loop {\n        match pc {\n");
+    let leaders = block_starts(program);
     for (pc, op) in program.ops.iter().enumerate() {
-        let _ = writeln!(s, "            {pc} => {{");
+        if leaders[pc] {
+            let _ = writeln!(s, "            {pc} => {{");
+        }
         let body = if held {
             held_operation(program, op).map_or_else(|| operation(op, pc, program.end), Some)?
         } else {
             borrowing(&operation(op, pc, program.end)?)
         };
+        s.push_str("                {\n");
         for line in body.lines() {
-            let _ = writeln!(s, "                {line}");
+            let _ = writeln!(s, "                    {line}");
         }
-        s.push_str("            }\n");
+        s.push_str("                }\n");
+        // The block goes on into the next operation unless that one starts a block of its own.
+        let next = pc + 1;
+        if leaders.get(next).is_none_or(|&leads| leads) {
+            if !ends_block(op) {
+                let _ = writeln!(s, "                pc = {next};\n                continue;");
+            }
+            s.push_str("            }\n");
+        }
     }
     s.push_str(
-        "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n        pc += 1;\n    }\n}\n",
+        "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n}\n",
     );
     Some(s)
+}
+
+/// The operations that begin a block of straight-line code in a runner, by number: the first, every
+/// place a jump goes to, the body of every choice (where a run resumes), and every operation after
+/// one that leaves the block. The operations of a block follow one another without going back to the
+/// runner's `match`.
+fn block_starts(program: &Program) -> Vec<bool> {
+    let n = program.ops.len();
+    let mut starts = vec![false; n + 1];
+    let mut mark = |pc: usize| {
+        if let Some(s) = starts.get_mut(pc) {
+            *s = true;
+        }
+    };
+    mark(0);
+    mark(program.end as usize);
+    for choice in &program.choices {
+        mark(choice.body as usize);
+    }
+    for (pc, op) in program.ops.iter().enumerate() {
+        match op {
+            Op::Unless { to, .. } | Op::Jump { to } => mark(*to as usize),
+            Op::ForNext { exit, .. } => mark(*exit as usize),
+            _ => {}
+        }
+        if ends_block(op) {
+            mark(pc + 1);
+        }
+    }
+    starts.truncate(n);
+    starts
+}
+
+/// Whether an operation never falls through to the next (it returns, or jumps).
+fn ends_block(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Jump { .. }
+            | Op::Choose { .. }
+            | Op::End
+            | Op::Effect {
+                effect: crate::ir::Effect::Reject,
+                ..
+            }
+    )
 }
 
 /// Whether `program` has a loop (a jump back) with no choice in it, and at most one choice in all
