@@ -178,6 +178,14 @@ impl<'g, 's> Executor<'g, 's> {
         Err(too_many_options(&run, self.choice_at, self.most))
     }
 
+    /// Points the executor at `rule`'s `program`, with its generated runner and filters if any.
+    fn set_program(&mut self, rule: u16, program: &'g Program) {
+        self.program = program;
+        self.runner = self.game.runner(program);
+        self.filter = self.game.filter(program);
+        self.rule = rule;
+    }
+
     /// Follows every path of `rule` (or, in [`Mode::Replay`], the path of `given`) from the base position.
     /// `st` is the working copy of the base position; it is as it was when this returns, but in
     /// [`Mode::Replay`], where it is left as the move leaves it.
@@ -188,10 +196,7 @@ impl<'g, 's> Executor<'g, 's> {
         let Some(program) = self.game.program(rule, st.to_move) else {
             return Err(Run::new(self.game, rule).error(0, "no such rule".into()));
         };
-        self.program = program;
-        self.runner = self.game.runner(program);
-        self.filter = self.game.filter(program);
-        self.rule = rule;
+        self.set_program(rule, program);
         self.given = given;
         // A search the generated code can make (compiled/): the same moves, found without a run.
         if let Some(search) = program.compiled
@@ -665,10 +670,7 @@ impl Game {
         run.bind(slots, values);
         let mut finish =
             Executor::working_in(self, Mode::Finish, false, room.take(), None, Some(room));
-        finish.program = program;
-        finish.runner = self.runner(program);
-        finish.filter = self.filter(program);
-        finish.rule = found.rule;
+        finish.set_program(found.rule, program);
         finish.run_from(&mut run, st, pc as usize)?;
         Ok(run.decided())
     }
