@@ -166,6 +166,31 @@ fn the_generated_module_is_what_the_generator_writes_today() {
     assert!(written.matches("\nfn filter_").count() >= 150);
 }
 
+/// A runner holds its locals in an array only where that pays: Raja Pasu's sowing (laps without a
+/// choice, after the one choice of a hole), not Pancha Keliya's rules (loops, but several choices,
+/// each option entering the runner again) nor Hat's (no loop). Each runner runs in blocks: fewer
+/// arms than operations where a rule has straight-line code.
+#[test]
+fn runners_hold_their_locals_only_where_a_loop_runs_without_a_choice() {
+    let module = |name: &str| {
+        let game = compile(name).game.unwrap();
+        codegen::generate(&[&game], &|_| false)
+    };
+    let held = "load(&run.locals)";
+    let raja = module("raja-pasu");
+    assert!(raja.contains(held), "Raja Pasu's sowing holds its locals");
+    assert!(!module("pancha-keliya").contains(held));
+    assert!(!module("hat-diviyan-keliya").contains(held));
+    // The sowing's first block runs from its hole's choice to its first loop without a jump back.
+    let sow = &raja[raja.find(held).unwrap()..];
+    let first_arm = &sow[sow.find("            1 => {").unwrap()..];
+    let first_arm = &first_arm[..first_arm.find("\n            }\n").unwrap()];
+    assert!(
+        first_arm.matches("                {\n").count() >= 3,
+        "{first_arm}"
+    );
+}
+
 /// The errors of the first move of `game` played from each of its successors, on each backend.
 fn first_move_errors(game: &Game) -> Vec<(Backend, String, String, usize)> {
     let mut errors = Vec::new();

@@ -254,8 +254,8 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
 /// `Run::call_values`, `Run::effect`, the executor's own `choose`, `for_list`, `for_next`, `end`).
 /// Every operation and expression of a prepared program has a form here, so every program gets one.
 ///
-/// The locals are read in one of two ways. A program that loops without a choice in the loop (a
-/// sowing's laps) holds them in an array of its size, `l`, read and written at fixed places without
+/// The locals are read in one of two ways. A program with at most one choice that loops without a
+/// choice in the loop (a sowing's laps) holds them in an array of its size, `l`, read and written at fixed places without
 /// a check: copied from the run on entry, back to the run before the executor reads them (a choice,
 /// a loop's listing), a loop's variables read again after it binds them. Any other program runs a
 /// few operations between choices, each entry costing the copies, so each operation borrows the

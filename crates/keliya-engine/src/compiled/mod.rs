@@ -33,8 +33,7 @@ pub(crate) mod prelude {
     pub(crate) use crate::interp::{Choice, EngineError};
     pub(crate) use crate::ir::{Ambient, AssignOp, BinOp, Effect, Func, Value};
     pub(crate) use crate::program::Program;
-    pub(crate) use crate::run::combine;
-    pub(crate) use crate::run::{Run, Scratch, listings};
+    pub(crate) use crate::run::{Run, Scratch, combine, listings};
     pub(crate) use crate::state::State;
     pub(crate) type Done = Result<(), Box<EngineError>>;
 
