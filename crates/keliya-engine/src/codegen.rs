@@ -255,13 +255,13 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
 /// Every operation and expression of a prepared program has a form here, so every program gets one.
 ///
 /// The locals are read in one of two ways. A program with at most one choice that loops without a
-/// choice in the loop (a sowing's laps) holds them in an array of its size, `l`, read and written at fixed places without
-/// a check: copied from the run on entry, back to the run before the executor reads them (a choice,
-/// a loop's listing), a loop's variables read again after it binds them. Any other program runs a
-/// few operations between choices, each entry costing the copies, so each operation borrows the
-/// run's locals it reads once instead ([`locals_read`]).
+/// choice in the loop (a sowing's laps) holds them in an array of its size, `l`, read and written at
+/// fixed places without a check: copied from the run on entry, back to the run before the executor
+/// reads them (a choice, a loop's listing), a loop's variables read again after it binds them. Any
+/// other program runs a few operations between choices, each entry costing the copies, so each
+/// operation borrows the run's locals it reads once instead ([`locals_read`]).
 pub(crate) fn runner_source(program: &Program) -> Option<String> {
-    let held = loops_without_choice(program);
+    let held = holds_locals(program);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -281,10 +281,11 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
         if leaders[pc] {
             let _ = writeln!(s, "            {pc} => {{");
         }
+        let plain = operation(op, pc, program.end)?;
         let body = if held {
-            held_operation(program, op).map_or_else(|| operation(op, pc, program.end), Some)?
+            held_operation(program, op, plain)?
         } else {
-            borrowing(&operation(op, pc, program.end)?)
+            borrowing(&plain)
         };
         s.push_str("                {\n");
         for line in body.lines() {
@@ -351,9 +352,10 @@ fn ends_block(op: &Op) -> bool {
     )
 }
 
-/// Whether `program` has a loop (a jump back) with no choice in it, and at most one choice in all
-/// (each choice's options enter the runner again, each entry a copy of the locals).
-fn loops_without_choice(program: &Program) -> bool {
+/// Whether a runner of `program` holds its locals in an array: when the program has a loop (a jump
+/// back) with no choice in it, and at most one choice in all (each choice's options enter the runner
+/// again, each entry a copy of the locals).
+fn holds_locals(program: &Program) -> bool {
     let choices = program
         .ops
         .iter()
@@ -367,10 +369,10 @@ fn loops_without_choice(program: &Program) -> bool {
         })
 }
 
-/// The operations that read or write the locals, as a runner holding them in `l` writes them;
-/// `None` for the rest, which [`operation`] writes alike for both forms.
-fn held_operation(program: &Program, op: &Op) -> Option<String> {
-    // The locals back in the run, for the executor to read.
+/// An operation as a runner holding the locals in `l` writes it: `plain` ([`operation`]) with the
+/// locals written in `l`, put back in the run before the executor reads them, and a loop's variables
+/// read again after it binds them.
+fn held_operation(program: &Program, op: &Op, plain: String) -> Option<String> {
     let store = "store(&mut run.locals, &l);";
     Some(match op {
         Op::Set { slot, value } => format!("l[{slot}] = {};", val(value)),
@@ -378,7 +380,7 @@ fn held_operation(program: &Program, op: &Op) -> Option<String> {
             "let n = {};\nl[{slot}] = Value::Int(combine(AssignOp::{op:?}, l[{slot}].int(), n));",
             int(value)
         ),
-        Op::ForList { node } => format!("{store}\nex.for_list(run, st, {node})?;"),
+        Op::ForList { .. } | Op::Choose { .. } => format!("{store}\n{plain}"),
         Op::ForNext { node, exit } => {
             let mut bind = String::new();
             for slot in &program.loops.get(*node as usize)?.slots {
@@ -388,10 +390,7 @@ fn held_operation(program: &Program, op: &Op) -> Option<String> {
                 "if ex.for_next(run, {node})? {{{bind}\n}} else {{\n    pc = {exit};\n    continue;\n}}"
             )
         }
-        Op::Choose { node } => format!(
-            "{store}\nlet node = &ex.program().choices[{node}];\nreturn ex.choose(run, st, node);"
-        ),
-        _ => return None,
+        _ => plain,
     })
 }
 
