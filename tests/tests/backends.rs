@@ -99,6 +99,22 @@ fn the_hunt_games_search_every_rule_with_generated_code() {
     }
 }
 
+/// The conditions of the turn (each rule's `when`, each end condition) are tested by generated code
+/// on every bundled ruleset, and by the executor's compiled expressions on the VM backend: both
+/// backends playing alike (above) holds the generated tests to the executor's answers.
+#[test]
+fn every_bundled_condition_of_the_turn_has_a_generated_test() {
+    for (name, _) in catalog().names() {
+        let c = compile(&name);
+        let Some(game) = &c.game else { continue };
+        let (generated, conditions) = game.compiled_conditions();
+        assert_eq!(generated, conditions, "{name}");
+    }
+    let hat = compile("hat-diviyan-keliya").game.unwrap();
+    // Five rules with a `when`, two end conditions (the second reads `stuck`).
+    assert_eq!(hat.compiled_conditions(), (7, 7));
+}
+
 #[test]
 fn every_bundled_program_finds_its_generated_search_runner_and_filters() {
     for (name, _) in catalog().names() {

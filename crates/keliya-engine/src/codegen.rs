@@ -8,7 +8,8 @@
 //! and, for the hunt games' shapes, a whole *search* that lists the same options in the same order as
 //! the executor and records the same moves through the executor's own bookkeeping
 //! ([`crate::exec::Executor::follow`], [`crate::exec::Executor::pause_fresh`]). A program without
-//! generated code runs on the executor.
+//! generated code runs on the executor. Beside the programs, each condition the turn tests (a rule's
+//! `when`, an end condition) gets a *condition* function ([`condition_source`]).
 //!
 //! A function is found by the key of its own text ([`key`]), not by the ruleset's name: the text
 //! holds everything the code depends on (piece kinds, variables, choice nodes by index), and reads
@@ -127,14 +128,21 @@ pub(crate) fn key(source: &str) -> u64 {
     })
 }
 
-/// The generated searches, runners and filters of every prepared program of `games` whose key `skip`
-/// does not pass over, each once, as the text of one module of compiled/ (what `keliya compile`
-/// writes).
+/// The generated searches, runners and filters of every prepared program of `games`, and the tests
+/// of their conditions, whose key `skip` does not pass over, each once, as the text of one module of
+/// compiled/ (what `keliya compile` writes).
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut searches = BTreeMap::new();
     let mut runners = BTreeMap::new();
     let mut filters = BTreeMap::new();
+    let mut conditions = BTreeMap::new();
     for game in games {
+        for source in game_conditions(game).into_iter().flatten() {
+            let key = key(&source);
+            if !skip(key) {
+                conditions.insert(key, source);
+            }
+        }
         for rule in game.programs() {
             for program in std::iter::once(&rule.general).chain(&rule.by_mover) {
                 for (source, found) in [
@@ -161,6 +169,7 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
         ("SEARCHES", "Search", NAME, &searches),
         ("RUNNERS", "Runner", RUNNER, &runners),
         ("FILTERS", "Filter", FILTER, &filters),
+        ("CONDITIONS", "Condition", CONDITION, &conditions),
     ] {
         let _ = writeln!(
             out,
@@ -173,7 +182,12 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
         }
         out.push_str("];\n\n");
     }
-    for (name, found) in [(NAME, &searches), (RUNNER, &runners), (FILTER, &filters)] {
+    for (name, found) in [
+        (NAME, &searches),
+        (RUNNER, &runners),
+        (FILTER, &filters),
+        (CONDITION, &conditions),
+    ] {
         for (key, source) in found {
             out.push_str(&source.replacen(
                 &format!("fn {name}"),
@@ -192,15 +206,48 @@ pub fn is_bundled(key: u64) -> bool {
     crate::compiled::is_bundled(key)
 }
 
-/// The keys of the generated functions `game`'s programs would use.
+/// The keys of the generated functions `game`'s programs and conditions would use.
 pub fn keys(game: &Game) -> Vec<u64> {
     game.programs()
         .iter()
         .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover))
         .flat_map(|p| [search_source(p), runner_source(p), filter_source(p)])
+        .chain(game_conditions(game))
         .flatten()
         .map(|s| key(&s))
         .collect()
+}
+
+/// The name a generated condition is written with in [`condition_source`].
+const CONDITION: &str = "condition";
+
+/// The sources of the tests of `game`'s conditions that the turn evaluates: each rule's `when`, then
+/// each end condition's, in order (`None` for a rule without one).
+pub(crate) fn game_conditions(game: &Game) -> Vec<Option<String>> {
+    let rules = game.rules.iter().map(|r| r.when.as_ref());
+    let ends = game.ends.iter().map(|e| Some(&e.when));
+    rules
+        .chain(ends)
+        .map(|e| e.and_then(condition_source))
+        .collect()
+}
+
+/// The source of the test of a condition of the turn (a rule's `when`, an end condition), which reads
+/// the position and no locals, as `Run::truthy` evaluates it: `None` for one that reads a local.
+pub(crate) fn condition_source(e: &crate::ir::Expr) -> Option<String> {
+    let test = truthy(e);
+    if locals_read(&test).is_some() {
+        return None;
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "fn {CONDITION}(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {{"
+    );
+    s.push_str("    let g = run.game;\n    let _ = g;\n");
+    let _ = writeln!(s, "    Ok({test})");
+    s.push_str("}\n");
+    Some(s)
 }
 
 /// The name a generated runner is written with in [`runner_source`].

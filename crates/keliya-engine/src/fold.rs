@@ -62,6 +62,13 @@ impl Game {
             }
         }
         self.ends = ends;
+        self.programs.conditions = self
+            .rules
+            .iter()
+            .map(|r| r.when.as_ref())
+            .chain(self.ends.iter().map(|e| Some(&e.when)))
+            .map(|e| e.and_then(crate::compiled::condition_for))
+            .collect();
         let mut invariants = std::mem::take(&mut self.invariants);
         for invariant in &mut invariants {
             Folder::new(self, None, 0).prepare(&mut invariant.holds);

@@ -860,7 +860,11 @@ impl Game {
             if let Some(when) = &rule.when {
                 condition.rule = i as u16;
                 condition.forget_seen();
-                if !condition.truthy(st, when)? {
+                let holds = match self.rule_condition(i) {
+                    Some(generated) => generated(&condition, st)?,
+                    None => condition.truthy(st, when)?,
+                };
+                if !holds {
                     continue;
                 }
             }
@@ -1015,7 +1019,11 @@ impl Game {
         run.settling = true;
         for (i, end) in self.ends.iter().enumerate() {
             run.forget_seen();
-            if run.truthy(st, &end.when)? {
+            let holds = match self.end_condition(i) {
+                Some(generated) => generated(&run, st)?,
+                None => run.truthy(st, &end.when)?,
+            };
+            if holds {
                 let winner = match &end.winner {
                     None => None,
                     Some(w) => match run.eval(st, w)? {

@@ -497,6 +497,9 @@ pub(crate) struct RulePrograms {
 pub struct Programs {
     built: OnceLock<Arc<[RulePrograms]>>,
     pub(crate) backend: Backend,
+    /// The generated tests of the conditions of the turn the engine was built with: each rule's
+    /// `when`, then each end condition's, in order (set when a ruleset is prepared; empty otherwise).
+    pub(crate) conditions: Arc<[Option<crate::compiled::Condition>]>,
 }
 
 impl Programs {
@@ -506,6 +509,7 @@ impl Programs {
         Programs {
             built,
             backend: Backend::default(),
+            conditions: Arc::default(),
         }
     }
 }
@@ -599,6 +603,26 @@ impl Game {
             .filter(|_| self.programs.backend == Backend::Compiled)
     }
 
+    /// The generated test of rule `rule`'s condition on this game's backend.
+    #[inline]
+    pub(crate) fn rule_condition(&self, rule: usize) -> Option<crate::compiled::Condition> {
+        self.generated_condition(rule)
+    }
+
+    /// The generated test of end condition `end` on this game's backend.
+    #[inline]
+    pub(crate) fn end_condition(&self, end: usize) -> Option<crate::compiled::Condition> {
+        self.generated_condition(self.rules.len() + end)
+    }
+
+    #[inline]
+    fn generated_condition(&self, i: usize) -> Option<crate::compiled::Condition> {
+        match self.programs.backend {
+            Backend::Compiled => self.programs.conditions.get(i).copied().flatten(),
+            Backend::Vm => None,
+        }
+    }
+
     /// How many of the rules' programs (one per rule, or one per player for a rule folded for each
     /// mover) the engine was built with generated code for, of how many.
     pub fn compiled_programs(&self) -> (usize, usize) {
@@ -610,6 +634,14 @@ impl Game {
             let generated = p.runner.is_some() || p.compiled.is_some();
             (compiled + usize::from(generated), total + 1)
         })
+    }
+
+    /// How many of the conditions the turn evaluates (the rules' `when`, the end conditions) the engine
+    /// was built with a generated test for, of how many.
+    pub fn compiled_conditions(&self) -> (usize, usize) {
+        let all = self.rules.iter().filter(|r| r.when.is_some()).count() + self.ends.len();
+        let generated = self.programs.conditions.iter().flatten().count();
+        (generated, all)
     }
 
     /// For a rule any player may use that reads `mover`, its body folded for each player, with the number

@@ -525,6 +525,118 @@ pub(crate) static FILTERS: &[(u64, Filter)] = &[
     (0xfff3bd4a58a8874c, filter_fff3bd4a58a8874c),
 ];
 
+/// The conditions, by the key of their text, in order.
+pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
+    (0x03f53f4b961d67a7, condition_03f53f4b961d67a7),
+    (0x06706f14c6dc85aa, condition_06706f14c6dc85aa),
+    (0x099cfed3e69cba56, condition_099cfed3e69cba56),
+    (0x0a890d93f19d20a7, condition_0a890d93f19d20a7),
+    (0x0b52857b6ebfc387, condition_0b52857b6ebfc387),
+    (0x0e2936bd42bb591d, condition_0e2936bd42bb591d),
+    (0x14ae2befb9c717f1, condition_14ae2befb9c717f1),
+    (0x14c1b2107c9f3273, condition_14c1b2107c9f3273),
+    (0x178dd2fc194fa343, condition_178dd2fc194fa343),
+    (0x1d691b5e6958425c, condition_1d691b5e6958425c),
+    (0x1ea8a577b6bbcd94, condition_1ea8a577b6bbcd94),
+    (0x1ef801b1d4213150, condition_1ef801b1d4213150),
+    (0x226734a4b4d31f1c, condition_226734a4b4d31f1c),
+    (0x239cf17137b1c6e7, condition_239cf17137b1c6e7),
+    (0x259bc0fdac686f5e, condition_259bc0fdac686f5e),
+    (0x29fd842bda22beda, condition_29fd842bda22beda),
+    (0x2a0e4eedd328e230, condition_2a0e4eedd328e230),
+    (0x2a2809e31709b073, condition_2a2809e31709b073),
+    (0x2a6173498870e0dd, condition_2a6173498870e0dd),
+    (0x2b1056b5ea42e1ac, condition_2b1056b5ea42e1ac),
+    (0x2b137c098c929787, condition_2b137c098c929787),
+    (0x3208bb6908083e13, condition_3208bb6908083e13),
+    (0x34eda7775faf4a96, condition_34eda7775faf4a96),
+    (0x39cf83b082ca3b47, condition_39cf83b082ca3b47),
+    (0x3b6f968684d4ba2e, condition_3b6f968684d4ba2e),
+    (0x4367fb80c63d5a29, condition_4367fb80c63d5a29),
+    (0x4a1d12f5eca8c522, condition_4a1d12f5eca8c522),
+    (0x4bd943e77919d4af, condition_4bd943e77919d4af),
+    (0x4c2a7c9930d6b228, condition_4c2a7c9930d6b228),
+    (0x551485bf68e1f213, condition_551485bf68e1f213),
+    (0x56d6c8d3f06eeca4, condition_56d6c8d3f06eeca4),
+    (0x595416624dcfd31b, condition_595416624dcfd31b),
+    (0x597b53a94bceffcc, condition_597b53a94bceffcc),
+    (0x5aa55cdbabb1652c, condition_5aa55cdbabb1652c),
+    (0x5af44a05a68b7f09, condition_5af44a05a68b7f09),
+    (0x5fb13b6fca19b46e, condition_5fb13b6fca19b46e),
+    (0x623de2484f4b967a, condition_623de2484f4b967a),
+    (0x65b15eaa4355ab46, condition_65b15eaa4355ab46),
+    (0x6c68bfc57427a37b, condition_6c68bfc57427a37b),
+    (0x6dfcae785944198d, condition_6dfcae785944198d),
+    (0x6ed47cbc1bb10517, condition_6ed47cbc1bb10517),
+    (0x6f934523037f4d2a, condition_6f934523037f4d2a),
+    (0x7261be8806400f06, condition_7261be8806400f06),
+    (0x727930faceba730d, condition_727930faceba730d),
+    (0x72960a5b3bd77578, condition_72960a5b3bd77578),
+    (0x753916c8d2f17425, condition_753916c8d2f17425),
+    (0x766782d98c7a7e4d, condition_766782d98c7a7e4d),
+    (0x76ba521985557100, condition_76ba521985557100),
+    (0x77335537f9521659, condition_77335537f9521659),
+    (0x7a8f7f7c8cee0c6f, condition_7a8f7f7c8cee0c6f),
+    (0x7f88f9096329723d, condition_7f88f9096329723d),
+    (0x81a193b660b96d2b, condition_81a193b660b96d2b),
+    (0x84c69dd068d14254, condition_84c69dd068d14254),
+    (0x85baec34b88bb6e7, condition_85baec34b88bb6e7),
+    (0x8a3c82bc0cdea71d, condition_8a3c82bc0cdea71d),
+    (0x8b0a5628574274e3, condition_8b0a5628574274e3),
+    (0x8b272a5ea8f9ab33, condition_8b272a5ea8f9ab33),
+    (0x8b331a294811e37b, condition_8b331a294811e37b),
+    (0x8bf4f7d745b3227f, condition_8bf4f7d745b3227f),
+    (0x8c73204d10334100, condition_8c73204d10334100),
+    (0x8ccac9982745044b, condition_8ccac9982745044b),
+    (0x8efa68208d43a66a, condition_8efa68208d43a66a),
+    (0x8f94990e3180661c, condition_8f94990e3180661c),
+    (0x903b75c8e1a7e875, condition_903b75c8e1a7e875),
+    (0x91bf215554201163, condition_91bf215554201163),
+    (0x93b085334c96c341, condition_93b085334c96c341),
+    (0x9518c5053a770856, condition_9518c5053a770856),
+    (0x96804bc62dc7c105, condition_96804bc62dc7c105),
+    (0x984d2f08014ac592, condition_984d2f08014ac592),
+    (0x98761681b958c889, condition_98761681b958c889),
+    (0x991fc13d8f776acf, condition_991fc13d8f776acf),
+    (0x9ca6400a58cfb28b, condition_9ca6400a58cfb28b),
+    (0x9ff2c56e2e0ffc41, condition_9ff2c56e2e0ffc41),
+    (0xa3324aab4b67558a, condition_a3324aab4b67558a),
+    (0xa35648ea4c58c0c3, condition_a35648ea4c58c0c3),
+    (0xa651e67e1a3116f8, condition_a651e67e1a3116f8),
+    (0xb251908ce68255ee, condition_b251908ce68255ee),
+    (0xb5e8ded66c773446, condition_b5e8ded66c773446),
+    (0xb655be3c124853fb, condition_b655be3c124853fb),
+    (0xba36eb3bed75b100, condition_ba36eb3bed75b100),
+    (0xbb4183272144d918, condition_bb4183272144d918),
+    (0xbcafaa739fe48286, condition_bcafaa739fe48286),
+    (0xbd7fafae0614a4c4, condition_bd7fafae0614a4c4),
+    (0xc6c0b7fe506632a6, condition_c6c0b7fe506632a6),
+    (0xc874f7dc9b34c193, condition_c874f7dc9b34c193),
+    (0xc8f1e0638683c593, condition_c8f1e0638683c593),
+    (0xcafdfe6e4c63f04c, condition_cafdfe6e4c63f04c),
+    (0xcb3a0aa2d091047e, condition_cb3a0aa2d091047e),
+    (0xd0c3378778100646, condition_d0c3378778100646),
+    (0xd129ab8e07109c69, condition_d129ab8e07109c69),
+    (0xd5bffa7bc13b9760, condition_d5bffa7bc13b9760),
+    (0xd65b7f30c8eae30b, condition_d65b7f30c8eae30b),
+    (0xdca7d1a928f3bedc, condition_dca7d1a928f3bedc),
+    (0xe237dd547d9a4f90, condition_e237dd547d9a4f90),
+    (0xe5a2f6f1b4cff3fc, condition_e5a2f6f1b4cff3fc),
+    (0xe67f423a18667155, condition_e67f423a18667155),
+    (0xe7027f2a7910e68f, condition_e7027f2a7910e68f),
+    (0xe93a6f296a8db641, condition_e93a6f296a8db641),
+    (0xe96ab7b70998bcb0, condition_e96ab7b70998bcb0),
+    (0xeb8305f765631ace, condition_eb8305f765631ace),
+    (0xeeeea8c53309e9fd, condition_eeeea8c53309e9fd),
+    (0xf0503a5eea26fe8b, condition_f0503a5eea26fe8b),
+    (0xf2d0213c3a429d7c, condition_f2d0213c3a429d7c),
+    (0xf5183a6dbfa570e6, condition_f5183a6dbfa570e6),
+    (0xf7f4b7ea04a8d2dd, condition_f7f4b7ea04a8d2dd),
+    (0xf89018eaba664434, condition_f89018eaba664434),
+    (0xfcb47e748eb928aa, condition_fcb47e748eb928aa),
+    (0xffdb014c1ff6fd16, condition_ffdb014c1ff6fd16),
+];
+
 fn search_235ed6a42f513b5a(ex: &mut Executor<'_, '_>, st: &Scratch<'_>, program: &Program) -> Done {
     let g = ex.game();
     let outer = &program.choices[0];
@@ -99999,5 +100111,653 @@ fn filter_fff3bd4a58a8874c(run: &Run<'_>, st: &State, which: u16) -> Result<bool
         1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
         _ => false,
     })
+}
+
+fn condition_03f53f4b961d67a7(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.ambient(st, Ambient::Throw)?.int() > 0i64))
+}
+
+fn condition_06706f14c6dc85aa(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Total, [Value::Piece(1), Value::None, Value::None]).int() < 4i64))
+}
+
+fn condition_099cfed3e69cba56(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[14]) == Value::Int(1)) && (st.vars[0] > st.vars[1])))
+}
+
+fn condition_0a890d93f19d20a7(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(25), Value::Piece(0), Value::None]).int() > 0i64))
+}
+
+fn condition_0b52857b6ebfc387(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((run.ambient(st, Ambient::Mover)? == Value::Player(0)) && run.ambient(st, Ambient::Stuck)?.truthy()) && (run.call_values(st, Func::Count, [Value::Site(22), Value::Piece(1), Value::None]) == Value::Int(0))))
+}
+
+fn condition_0e2936bd42bb591d(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.var_of(st, 9, run.ambient(st, Ambient::Mover)?).int() > 0i64))
+}
+
+fn condition_14ae2befb9c717f1(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[12]) == Value::Int(1)))
+}
+
+fn condition_14c1b2107c9f3273(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.ambient(st, Ambient::Mover)? == Value::Player(1)) && run.ambient(st, Ambient::Stuck)?.truthy()))
+}
+
+fn condition_178dd2fc194fa343(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(22), Value::Piece(1), Value::None]) == Value::Int(0)))
+}
+
+fn condition_1d691b5e6958425c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[0]) == Value::Int(1)) && (run.ambient(st, Ambient::Throw)? == Value::Int(5))))
+}
+
+fn condition_1ea8a577b6bbcd94(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[18]) == Value::Int(1)) && (st.vars[0] > st.vars[1])) && (st.vars[0] > st.vars[2])))
+}
+
+fn condition_1ef801b1d4213150(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((st.vars[0] >= 21i64))
+}
+
+fn condition_226734a4b4d31f1c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((st.vars[0] >= 5i64))
+}
+
+fn condition_239cf17137b1c6e7(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[14]) == Value::Int(1)))
+}
+
+fn condition_259bc0fdac686f5e(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((((((Value::Int(st.vars[12]) == Value::Int(0)) && (Value::Int(arith(BinOp::Add, arith(BinOp::Add, st.vars[19], st.vars[20]), st.vars[21])) == Value::Int(0))) && (st.vars[25] < 30i64)) && (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() >= 0i64)) && (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) < 1000i64)) && (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() < 3i64)))
+}
+
+fn condition_29fd842bda22beda(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Mul, st.vars[0], 2i64) > 15i64))
+}
+
+fn condition_2a0e4eedd328e230(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((run.ambient(st, Ambient::Throw)? == Value::Int(1)) || (run.ambient(st, Ambient::Throw)? == Value::Int(5))) || (run.ambient(st, Ambient::Throw)? == Value::Int(12))))
+}
+
+fn condition_2a2809e31709b073(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((((Value::Int(st.vars[9]) == Value::Int(0)) && (Value::Int(arith(BinOp::Add, st.vars[15], st.vars[16])) == Value::Int(0))) && (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[8]) < 1000i64)) && (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() < 3i64)))
+}
+
+fn condition_2a6173498870e0dd(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[2]) == Value::Int(1)) && (st.vars[1] > st.vars[0])))
+}
+
+fn condition_2b1056b5ea42e1ac(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[29]) == Value::Int(1)) && (st.vars[0] > st.vars[1])) && (st.vars[0] > st.vars[2])))
+}
+
+fn condition_2b137c098c929787(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((st.vars[0] >= 20i64))
+}
+
+fn condition_3208bb6908083e13(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]) == Value::Int(0)))
+}
+
+fn condition_34eda7775faf4a96(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[2]) != Value::Int(0)) && (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[4]) < 100i64)))
+}
+
+fn condition_39cf83b082ca3b47(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((st.vars[0] >= 8i64))
+}
+
+fn condition_3b6f968684d4ba2e(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(1), Value::Piece(1), Value::None]) == Value::Int(0)))
+}
+
+fn condition_4367fb80c63d5a29(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(arith(BinOp::Add, st.vars[12], st.vars[13])) == Value::Int(0)) && (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[7]) < 1000i64)))
+}
+
+fn condition_4a1d12f5eca8c522(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[29]) == Value::Int(1)) && (st.vars[2] > st.vars[0])) && (st.vars[2] > st.vars[1])))
+}
+
+fn condition_4bd943e77919d4af(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((run.ambient(st, Ambient::Throw)? == Value::Int(1)) || (run.ambient(st, Ambient::Throw)? == Value::Int(5))) || (run.ambient(st, Ambient::Throw)? == Value::Int(6))))
+}
+
+fn condition_4c2a7c9930d6b228(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]) == Value::Int(0)) && (st.vars[0] < st.vars[1])))
+}
+
+fn condition_551485bf68e1f213(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[16]) == Value::Int(1)) && (Value::Int(st.vars[17]) == Value::Int(1))))
+}
+
+fn condition_56d6c8d3f06eeca4(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(0), Value::None]).int() > 0i64))
+}
+
+fn condition_595416624dcfd31b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(22), Value::Piece(1), Value::None]).int() > 0i64))
+}
+
+fn condition_597b53a94bceffcc(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((((run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 2i64)) || ((arith(BinOp::Mul, st.vars[0], 2i64) > 28i64) || (arith(BinOp::Mul, st.vars[1], 2i64) > 28i64))) && (st.vars[0] > st.vars[1])))
+}
+
+fn condition_5aa55cdbabb1652c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.var_of(st, 0, run.ambient(st, Ambient::Mover)?).int(), run.ambient(st, Ambient::Throw)?.int()) <= 72i64))
+}
+
+fn condition_5af44a05a68b7f09(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(32), Value::Piece(0), Value::None]).int() >= 5i64))
+}
+
+fn condition_5fb13b6fca19b46e(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 2i64)))
+}
+
+fn condition_623de2484f4b967a(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[13]) == Value::Int(1)))
+}
+
+fn condition_65b15eaa4355ab46(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(5), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(7), Value::None]).int()) >= 8i64))
+}
+
+fn condition_6c68bfc57427a37b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(1), Value::None]).int() >= 3i64))
+}
+
+fn condition_6dfcae785944198d(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[7]) == Value::Int(1)))
+}
+
+fn condition_6ed47cbc1bb10517(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(26), Value::Piece(1), Value::None]).int() > 0i64))
+}
+
+fn condition_6f934523037f4d2a(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[2]) == Value::Int(1)))
+}
+
+fn condition_7261be8806400f06(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0)) || (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[7]) >= 1000i64)))
+}
+
+fn condition_727930faceba730d(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(!((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 4i64))))
+}
+
+fn condition_72960a5b3bd77578(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(0), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(8), Value::None]).int()) >= 6i64))
+}
+
+fn condition_753916c8d2f17425(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[15]) == Value::Int(1)) && (Value::Int(st.vars[16]) == Value::Int(1))))
+}
+
+fn condition_766782d98c7a7e4d(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(true)
+}
+
+fn condition_76ba521985557100(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(0), Value::None]) == Value::Int(0)))
+}
+
+fn condition_77335537f9521659(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[29]) == Value::Int(1)) && (st.vars[1] > st.vars[0])) && (st.vars[1] > st.vars[2])))
+}
+
+fn condition_7a8f7f7c8cee0c6f(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[2]) == Value::Int(1)) && (st.vars[0] > st.vars[1])))
+}
+
+fn condition_7f88f9096329723d(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 2i64)) && (st.vars[1] > st.vars[0])))
+}
+
+fn condition_81a193b660b96d2b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[10]) == Value::Int(1)))
+}
+
+fn condition_84c69dd068d14254(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[11]) == Value::Int(1)))
+}
+
+fn condition_85baec34b88bb6e7(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.ambient(st, Ambient::Throw)? != Value::Int(5)) && (run.ambient(st, Ambient::Throw)? != Value::Int(6))))
+}
+
+fn condition_8a3c82bc0cdea71d(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int()) > 0i64))
+}
+
+fn condition_8b0a5628574274e3(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]) == Value::Int(0)) && (Value::Int(st.vars[0]) == Value::Int(1))))
+}
+
+fn condition_8b272a5ea8f9ab33(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[9]) == Value::Int(1)))
+}
+
+fn condition_8b331a294811e37b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(56), Value::Piece(8), Value::None]).int() >= 5i64))
+}
+
+fn condition_8bf4f7d745b3227f(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(25), Value::Piece(0), Value::None]) == Value::Int(0)))
+}
+
+fn condition_8c73204d10334100(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[9]) == Value::Int(1)) && (st.vars[1] > st.vars[0])))
+}
+
+fn condition_8ccac9982745044b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[0]) == Value::Int(1)) && (run.ambient(st, Ambient::Throw)? != Value::Int(5))) && (run.ambient(st, Ambient::Throw)? != Value::Int(6))))
+}
+
+fn condition_8efa68208d43a66a(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.var_of(st, 11, run.ambient(st, Ambient::Mover)?).int() > 0i64))
+}
+
+fn condition_8f94990e3180661c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.ambient(st, Ambient::Throw)? == Value::Int(5)))
+}
+
+fn condition_903b75c8e1a7e875(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[11]) == Value::Int(1)) && (st.vars[0] > st.vars[1])))
+}
+
+fn condition_91bf215554201163(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((st.vars[0] >= 4i64))
+}
+
+fn condition_93b085334c96c341(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[2]) == Value::Int(0)))
+}
+
+fn condition_9518c5053a770856(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((((run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 2i64)) || ((arith(BinOp::Mul, st.vars[0], 2i64) > 28i64) || (arith(BinOp::Mul, st.vars[1], 2i64) > 28i64))) && (st.vars[1] > st.vars[0])))
+}
+
+fn condition_96804bc62dc7c105(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(1), Value::None]).int() >= 3i64))
+}
+
+fn condition_984d2f08014ac592(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(0), Value::None]).int() >= 3i64))
+}
+
+fn condition_98761681b958c889(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[0]) == Value::Int(1)) && (run.ambient(st, Ambient::Throw)? == Value::Int(1))) && (run.call_values(st, Func::Count, [run.call_values(st, Func::Hand, [run.call_values(st, Func::Side, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::None, Value::None]), run.call_values(st, Func::PieceOf, [Value::Int(0), run.call_values(st, Func::Side, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::None]), Value::None]).int() > 0i64)))
+}
+
+fn condition_991fc13d8f776acf(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 2i64)) && (st.vars[0] > st.vars[1])))
+}
+
+fn condition_9ca6400a58cfb28b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(21), Value::Piece(0), Value::None]).int() > 0i64))
+}
+
+fn condition_9ff2c56e2e0ffc41(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((arith(BinOp::Add, run.var_of(st, 0, run.ambient(st, Ambient::Mover)?).int(), run.ambient(st, Ambient::Throw)?.int()) <= 72i64) && ((run.var_of(st, 0, run.ambient(st, Ambient::Mover)?).int() > 0i64) || (run.ambient(st, Ambient::Throw)? == Value::Int(6)))))
+}
+
+fn condition_a3324aab4b67558a(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(1), Value::Piece(1), Value::None]).int() > 0i64))
+}
+
+fn condition_a35648ea4c58c0c3(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[18]) == Value::Int(1)))
+}
+
+fn condition_a651e67e1a3116f8(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[14]) == Value::Int(1)) && (st.vars[1] > st.vars[0])))
+}
+
+fn condition_b251908ce68255ee(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(!(((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (st.vars[25] >= 30i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 0i64))))
+}
+
+fn condition_b5e8ded66c773446(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((((Value::Int(st.vars[12]) == Value::Int(0)) && (st.vars[25] < 30i64)) && (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() >= 0i64)) && (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) < 1000i64)) && (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() < 3i64)))
+}
+
+fn condition_b655be3c124853fb(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[29]) == Value::Int(1)))
+}
+
+fn condition_ba36eb3bed75b100(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.ambient(st, Ambient::Mover)? == Value::Player(0)) && run.ambient(st, Ambient::Stuck)?.truthy()))
+}
+
+fn condition_bb4183272144d918(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((((Value::Int(st.vars[12]) == Value::Int(0)) && (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() >= 4i64)) && (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) < 1000i64)) && (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() < 3i64)))
+}
+
+fn condition_bcafaa739fe48286(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.ambient(st, Ambient::Throw)? == Value::Int(1)) && (((((run.ambient(st, Ambient::Mover)? == Value::Player(0)) && (run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]).int() > 0i64)) || ((run.ambient(st, Ambient::Mover)? == Value::Player(2)) && (run.call_values(st, Func::Count, [Value::Site(73), Value::Piece(8), Value::None]).int() > 0i64))) || ((run.ambient(st, Ambient::Mover)? == Value::Player(1)) && (run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]).int() > 0i64))) || ((run.ambient(st, Ambient::Mover)? == Value::Player(3)) && (run.call_values(st, Func::Count, [Value::Site(74), Value::Piece(9), Value::None]).int() > 0i64)))))
+}
+
+fn condition_bd7fafae0614a4c4(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(96), Value::Piece(1), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(96), Value::Piece(3), Value::None]).int()) >= 8i64))
+}
+
+fn condition_c6c0b7fe506632a6(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((st.vars[0] >= 7i64))
+}
+
+fn condition_c874f7dc9b34c193(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[0]) == Value::Int(0)))
+}
+
+fn condition_c8f1e0638683c593(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(21), Value::Piece(0), Value::None]) == Value::Int(0)))
+}
+
+fn condition_cafdfe6e4c63f04c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.ambient(st, Ambient::Throw)? == Value::Int(10)))
+}
+
+fn condition_cb3a0aa2d091047e(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[9]) == Value::Int(1)) && (st.vars[0] > st.vars[1])))
+}
+
+fn condition_d0c3378778100646(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(1), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(9), Value::None]).int()) >= 6i64))
+}
+
+fn condition_d129ab8e07109c69(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(44), Value::Piece(1), Value::None]).int() >= 5i64))
+}
+
+fn condition_d5bffa7bc13b9760(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (st.vars[25] >= 30i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 0i64)))
+}
+
+fn condition_d65b7f30c8eae30b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]).int() > 0i64))
+}
+
+fn condition_dca7d1a928f3bedc(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[15]) == Value::Int(1)) && (Value::Int(st.vars[17]) == Value::Int(1))))
+}
+
+fn condition_e237dd547d9a4f90(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((run.ambient(st, Ambient::Throw)?.int() > 0i64) && (run.ambient(st, Ambient::Throw)? != Value::Int(5))) && (run.ambient(st, Ambient::Throw)? != Value::Int(6))))
+}
+
+fn condition_e5a2f6f1b4cff3fc(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::HeldWorth, [run.ambient(st, Ambient::Throw)?, Value::None, Value::None]).int() > 0i64))
+}
+
+fn condition_e67f423a18667155(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[2]) != Value::Int(0)))
+}
+
+fn condition_e7027f2a7910e68f(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(26), Value::Piece(1), Value::None]) == Value::Int(0)))
+}
+
+fn condition_e93a6f296a8db641(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[18]) == Value::Int(1)) && (st.vars[1] > st.vars[0])) && (st.vars[1] > st.vars[2])))
+}
+
+fn condition_e96ab7b70998bcb0(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Total, [Value::Piece(1), Value::None, Value::None]).int() < 6i64))
+}
+
+fn condition_eb8305f765631ace(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int()) > 0i64))
+}
+
+fn condition_eeeea8c53309e9fd(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((run.ambient(st, Ambient::Throw)? == Value::Int(1)) && (run.call_values(st, Func::Count, [run.call_values(st, Func::Hand, [run.call_values(st, Func::Side, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::None, Value::None]), run.call_values(st, Func::PieceOf, [Value::Int(0), run.call_values(st, Func::Side, [run.ambient(st, Ambient::Mover)?, Value::None, Value::None]), Value::None]), Value::None]).int() > 0i64)))
+}
+
+fn condition_f0503a5eea26fe8b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok(((Value::Int(st.vars[11]) == Value::Int(1)) && (st.vars[1] > st.vars[0])))
+}
+
+fn condition_f2d0213c3a429d7c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((Value::Int(st.vars[8]) == Value::Int(1)))
+}
+
+fn condition_f5183a6dbfa570e6(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(4), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(6), Value::None]).int()) >= 8i64))
+}
+
+fn condition_f7f4b7ea04a8d2dd(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.ambient(st, Ambient::Turn)?.int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 4i64)))
+}
+
+fn condition_f89018eaba664434(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(0), Value::None]).int() >= 3i64))
+}
+
+fn condition_fcb47e748eb928aa(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((((Value::Int(st.vars[18]) == Value::Int(1)) && (st.vars[2] > st.vars[0])) && (st.vars[2] > st.vars[1])))
+}
+
+fn condition_ffdb014c1ff6fd16(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(96), Value::Piece(0), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(96), Value::Piece(2), Value::None]).int()) >= 8i64))
 }
 

@@ -1,7 +1,7 @@
-//! The functions generated from prepared programs (codegen.rs: searches, runners, filters), compiled
-//! into the engine: `bundled` for the rulesets that ship (kept up to date by a test), `user` for
-//! rulesets a user compiled with `keliya compile`. A program finds each of its functions by the key of
-//! the text generated from it.
+//! The functions generated from prepared programs (codegen.rs: searches, runners, filters) and from
+//! the conditions of the turn, compiled into the engine: `bundled` for the rulesets that ship (kept up
+//! to date by a test), `user` for rulesets a user compiled with `keliya compile`. A program or a
+//! condition finds each of its functions by the key of the text generated from it.
 
 // (Written by `keliya compile`, and compared with what it would write by a test: not reformatted.)
 #[rustfmt::skip]
@@ -21,13 +21,17 @@ pub(crate) type Search = fn(&mut Executor<'_, '_>, &Scratch<'_>, &Program) -> Do
 /// or loop `which` ([`crate::program::Options::which`]).
 pub(crate) type Filter = for<'g> fn(&Run<'g>, &State, u16) -> Result<bool, Box<EngineError>>;
 
+/// A generated test of a condition of the turn (a rule's `when`, an end condition) in the position,
+/// evaluated with `run` as [`Run::truthy`] evaluates it.
+pub(crate) type Condition = for<'g> fn(&Run<'g>, &State) -> Result<bool, Box<EngineError>>;
+
 /// A generated runner: the executor's loop over a program's operations from one of them on.
 pub(crate) type Runner =
     for<'g, 's, 'p> fn(&mut Executor<'g, 's>, &mut Run<'g>, &mut Scratch<'p>, usize) -> Done;
 
 /// What generated code names.
 pub(crate) mod prelude {
-    pub(crate) use super::{Filter, Runner, Search};
+    pub(crate) use super::{Condition, Filter, Runner, Search};
     pub(crate) use crate::eval::arith;
     pub(crate) use crate::exec::Executor;
     pub(crate) use crate::interp::{Choice, EngineError};
@@ -83,9 +87,21 @@ pub(crate) fn filter_for(program: &Program) -> Option<Filter> {
     )
 }
 
+/// The test generated from a condition of the turn, if the engine was built with it.
+pub(crate) fn condition_for(e: &crate::ir::Expr) -> Option<Condition> {
+    either(
+        bundled::CONDITIONS,
+        user::CONDITIONS,
+        &codegen::condition_source(e)?,
+    )
+}
+
 /// Whether the bundled module has the generated function of this key.
 pub(crate) fn is_bundled(key: u64) -> bool {
-    has(bundled::SEARCHES, key) || has(bundled::RUNNERS, key) || has(bundled::FILTERS, key)
+    has(bundled::SEARCHES, key)
+        || has(bundled::RUNNERS, key)
+        || has(bundled::FILTERS, key)
+        || has(bundled::CONDITIONS, key)
 }
 
 /// The function of `source`'s key, from the bundled module or else the user's.

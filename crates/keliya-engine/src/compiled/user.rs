@@ -14,3 +14,7 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
 /// The searches, by the key of their text, in order.
 pub(crate) static SEARCHES: &[(u64, Search)] = &[
 ];
+
+/// The conditions, by the key of their text, in order.
+pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
+];
