@@ -553,13 +553,15 @@ fn literal(v: &crate::ir::Value) -> String {
 
 /// An expression's value (a `Value`), as `Run::eval` gives it.
 fn val(e: &crate::ir::Expr) -> String {
-    use crate::ir::{BinOp as B, Expr as X};
+    use crate::ir::{Ambient, BinOp as B, Expr as X};
     match e {
         X::Const(v) => literal(v),
         X::Local(slot) => format!("l[{slot}]"),
         X::Var { slot } => format!("Value::Int(st.vars[{slot}])"),
         X::VarOf { var, player } => format!("run.var_of(st, {var}, {})", val(player)),
-        X::Ambient(a) => format!("run.ambient(st, Ambient::{a:?})?"),
+        // `stuck` searches; the others are read from the position, inlined.
+        X::Ambient(Ambient::Stuck) => "run.stuck(st)?".into(),
+        X::Ambient(a) => format!("run.position_ambient(st, Ambient::{a:?})"),
         X::Not(_) | X::Bin(B::And | B::Or | B::Eq | B::Ne | B::Le | B::Ge | B::Lt | B::Gt, ..) => {
             format!("Value::Bool({})", truthy(e))
         }
