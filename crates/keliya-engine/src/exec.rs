@@ -467,6 +467,8 @@ impl<'g, 's> Executor<'g, 's> {
         }
         // Each option goes on in the loops the path is in, from where they are now.
         let frames = (!self.frames.is_empty()).then(|| self.frames.clone());
+        // One copy serves every option but the last, copied afresh for each.
+        let mut copy: Option<Run<'g>> = None;
         for k in options.clone() {
             if self.full() {
                 break;
@@ -481,12 +483,13 @@ impl<'g, 's> Executor<'g, 's> {
                 point: node.id,
                 values,
             });
-            let mut copy;
             let run_k = if k + 1 == options.end {
                 &mut *run
+            } else if let Some(copy) = copy.as_mut() {
+                copy.clone_from(run);
+                copy
             } else {
-                copy = run.clone();
-                &mut copy
+                copy.insert(run.clone())
             };
             let mark = st.mark();
             run_k.bind(slots, values);

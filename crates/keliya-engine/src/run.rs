@@ -128,11 +128,19 @@ impl<'p> Scratch<'p> {
         self.trail.len()
     }
     pub(crate) fn undo_to(&mut self, mark: usize) {
-        while self.trail.len() > mark {
-            let Some(undo) = self.trail.pop() else {
-                break;
-            };
-            let state = self.state_mut();
+        if self.trail.len() <= mark {
+            return;
+        }
+        // Something was written, so the position is a copy by now (or the played one): it is looked
+        // up once, not for each value put back.
+        self.state_mut();
+        let Scratch { state, trail } = self;
+        let state = match state {
+            Working::Copy(state) => state,
+            Working::Played(state) => &mut **state,
+            Working::Searched(_) => return trail.truncate(mark),
+        };
+        for undo in trail.drain(mark..).rev() {
             match undo {
                 Undo::Count(c, n) => state.counts.set(c as usize, n),
                 Undo::Var(slot, v) => state.vars[slot as usize] = v,
@@ -273,15 +281,38 @@ impl Clone for Run<'_> {
             preference: self.preference,
             steps: self.steps,
             settling: self.settling,
-            scope: match self.scope.get() {
-                Some(scope) if !scope.seen.borrow().is_empty() => Box::new(scope.copied()).into(),
-                _ => std::cell::OnceCell::new(),
-            },
+            scope: self.scope_copied(),
         }
+    }
+
+    /// A copy into a run made before (a fork's copy for its next option), whose list of locals keeps
+    /// its room: a run with more locals than fit inline allocates once per fork, not once per option.
+    fn clone_from(&mut self, source: &Self) {
+        self.game = source.game;
+        self.rule = source.rule;
+        self.locals.clear();
+        self.locals.extend_from_slice(&source.locals);
+        self.again = source.again;
+        self.captured = source.captured;
+        self.result = source.result;
+        self.next_mover = source.next_mover;
+        self.preference = source.preference;
+        self.steps = source.steps;
+        self.settling = source.settling;
+        self.scope = source.scope_copied();
     }
 }
 
 impl<'a> Run<'a> {
+    /// The scope a copy of the run starts with: the configurations `seen_before` met so far (the
+    /// memo cells are the copy's own).
+    fn scope_copied(&self) -> std::cell::OnceCell<Box<Scope>> {
+        match self.scope.get() {
+            Some(scope) if !scope.seen.borrow().is_empty() => Box::new(scope.copied()).into(),
+            _ => std::cell::OnceCell::new(),
+        }
+    }
+
     /// A run of `rule`'s body, with room for its locals.
     pub(crate) fn new(game: &'a Game, rule: u16) -> Self {
         let locals = game.rules.get(rule as usize).map_or(0, |r| r.locals);
