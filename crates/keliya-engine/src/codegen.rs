@@ -235,7 +235,7 @@ pub(crate) fn game_conditions(game: &Game) -> Vec<Option<String>> {
 /// The source of the test of a condition of the turn (a rule's `when`, an end condition), which reads
 /// the position and no locals, as `Run::truthy` evaluates it: `None` for one that reads a local.
 pub(crate) fn condition_source(e: &crate::ir::Expr) -> Option<String> {
-    let test = truthy(e);
+    let (cells, test) = truthy(e);
     if locals_read(&test).is_some() {
         return None;
     }
@@ -245,6 +245,9 @@ pub(crate) fn condition_source(e: &crate::ir::Expr) -> Option<String> {
         "fn {CONDITION}(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {{"
     );
     s.push_str("    let g = run.game;\n    let _ = g;\n");
+    for cell in cells.lines() {
+        let _ = writeln!(s, "    {cell}");
+    }
     let _ = writeln!(s, "    Ok({test})");
     s.push_str("}\n");
     Some(s)
@@ -269,7 +272,16 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
     let mut arms = String::new();
     for o in all {
         if let Some(f) = &o.filter {
-            let _ = writeln!(arms, "        {} => {},", o.which, truthy(f));
+            let (cells, test) = truthy(f);
+            if cells.is_empty() {
+                let _ = writeln!(arms, "        {} => {test},", o.which);
+            } else {
+                let _ = writeln!(arms, "        {} => {{", o.which);
+                for cell in cells.lines() {
+                    let _ = writeln!(arms, "            {cell}");
+                }
+                let _ = writeln!(arms, "            {test}\n        }}");
+            }
         }
     }
     if arms.is_empty() {
@@ -422,11 +434,16 @@ fn holds_locals(program: &Program) -> bool {
 fn held_operation(program: &Program, op: &Op, plain: String) -> Option<String> {
     let store = "store(&mut run.locals, &l);";
     Some(match op {
-        Op::Set { slot, value } => format!("l[{slot}] = {};", val(value)),
-        Op::Add { slot, op, value } => format!(
-            "let n = {};\nl[{slot}] = Value::Int(combine(AssignOp::{op:?}, l[{slot}].int(), n));",
-            int(value)
-        ),
+        Op::Set { slot, value } => {
+            let (cells, value) = val(value);
+            format!("{cells}l[{slot}] = {value};")
+        }
+        Op::Add { slot, op, value } => {
+            let (cells, n) = int(value);
+            format!(
+                "{cells}let n = {n};\nl[{slot}] = Value::Int(combine(AssignOp::{op:?}, l[{slot}].int(), n));"
+            )
+        }
         Op::ForList { .. } | Op::Choose { .. } => format!("{store}\n{plain}"),
         Op::ForNext { node, exit } => {
             let mut bind = String::new();
@@ -448,11 +465,16 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
     use crate::ir::Effect as E;
     let at = format!("ats[{pc}]");
     Some(match op {
-        Op::Set { slot, value } => format!("let v = {};\nrun.locals[{slot}] = v;", val(value)),
-        Op::Add { slot, op, value } => format!(
-            "let n = {};\nrun.locals[{slot}] = run.combined({slot}, AssignOp::{op:?}, n);",
-            int(value)
-        ),
+        Op::Set { slot, value } => {
+            let (cells, value) = val(value);
+            format!("{cells}let v = {value};\nrun.locals[{slot}] = v;")
+        }
+        Op::Add { slot, op, value } => {
+            let (cells, n) = int(value);
+            format!(
+                "{cells}let n = {n};\nrun.locals[{slot}] = run.combined({slot}, AssignOp::{op:?}, n);"
+            )
+        }
         Op::SetVar {
             var,
             slot,
@@ -463,19 +485,21 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
         } => {
             let slot = match (slot, player) {
                 (Some(slot), _) => format!("{slot}"),
-                (None, Some(p)) => format!("run.var_slot_of({var}, {}, {at})?", val(p)),
+                (None, Some(p)) => {
+                    format!("run.var_slot_of({var}, {}, {at})?", Exprs::PLAIN.val(p))
+                }
                 (None, None) => format!("g.var_slot({var}, None)"),
             };
+            let (cells, n) = int(value);
             format!(
-                "let slot = {slot};\nlet n = {};\nst.assign_var(slot, AssignOp::{op:?}, n);",
-                int(value)
+                "let slot = {slot};\n{cells}let n = {n};\nst.assign_var(slot, AssignOp::{op:?}, n);"
             )
         }
         Op::Effect {
             effect: E::Reject, ..
         } => format!("return ex.rejected(run, {at});"),
         Op::Effect { effect, args, .. } => {
-            let mut vals: Vec<String> = args.iter().take(3).map(val).collect();
+            let mut vals: Vec<String> = args.iter().take(3).map(|a| Exprs::PLAIN.val(a)).collect();
             vals.resize(3, "Value::None".into());
             format!(
                 "let v = [{}];\nrun.effect(st, Effect::{effect:?}, v, {at})?;\n\
@@ -483,15 +507,13 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
                 vals.join(", ")
             )
         }
-        Op::Assert { cond, .. } => format!(
-            "if !({}) {{\n    return Err(run.assert_failed({at}));\n}}",
-            truthy(cond)
-        ),
+        Op::Assert { cond, .. } => {
+            let (cells, holds) = truthy(cond);
+            format!("{cells}if !({holds}) {{\n    return Err(run.assert_failed({at}));\n}}")
+        }
         Op::Unless { cond, to } => {
-            format!(
-                "if !({}) {{\n    pc = {to};\n    continue;\n}}",
-                truthy(cond)
-            )
+            let (cells, holds) = truthy(cond);
+            format!("{cells}if !({holds}) {{\n    pc = {to};\n    continue;\n}}")
         }
         Op::Jump { to } => format!("pc = {to};\ncontinue;"),
         Op::Tick { .. } => format!("run.tick({at})?;"),
@@ -551,89 +573,194 @@ fn literal(v: &crate::ir::Value) -> String {
     }
 }
 
-/// An expression's value (a `Value`), as `Run::eval` gives it.
-fn val(e: &crate::ir::Expr) -> String {
-    use crate::ir::{Ambient, BinOp as B, Expr as X};
-    match e {
-        X::Const(v) => literal(v),
-        X::Local(slot) => format!("l[{slot}]"),
-        X::Var { slot } => format!("Value::Int(st.vars[{slot}])"),
-        X::VarOf { var, player } => format!("run.var_of(st, {var}, {})", val(player)),
-        // `stuck` searches; the others are read from the position, inlined.
-        X::Ambient(Ambient::Stuck) => "run.stuck(st)?".into(),
-        X::Ambient(a) => format!("run.position_ambient(st, Ambient::{a:?})"),
-        X::Not(_) | X::Bin(B::And | B::Or | B::Eq | B::Ne | B::Le | B::Ge | B::Lt | B::Gt, ..) => {
-            format!("Value::Bool({})", truthy(e))
+/// How generated text writes one expression: the calls it names more than once (those the executor's
+/// closures keep in memo cells, [`crate::compile::repeated_calls`]) are each worked out once, the
+/// first time they are reached, into a cell `m0`, `m1`, ... that [`Exprs::cells`] declares before.
+struct Exprs {
+    repeated: Vec<crate::ir::Expr>,
+}
+
+impl Exprs {
+    /// An expression written without memo cells (an effect's arguments: each its own expression).
+    const PLAIN: Exprs = Exprs {
+        repeated: Vec::new(),
+    };
+
+    fn of(e: &crate::ir::Expr) -> Exprs {
+        Exprs {
+            repeated: crate::compile::repeated_calls(e),
         }
-        X::Neg(_) | X::Bin(..) => format!("Value::Int({})", int(e)),
-        X::Call(f, args) => {
-            let mut vals: Vec<String> = args.iter().take(3).map(val).collect();
-            vals.resize(3, "Value::None".into());
-            format!("run.call_values(st, Func::{f:?}, [{}])", vals.join(", "))
+    }
+
+    /// The declarations of the memo cells, each on a line of its own (nothing when there is none).
+    fn cells(&self) -> String {
+        (0..self.repeated.len())
+            .map(|i| format!("let mut m{i}: Option<Value> = None;\n"))
+            .collect()
+    }
+
+    /// An expression's value (a `Value`), as `Run::eval` gives it.
+    fn val(&self, e: &crate::ir::Expr) -> String {
+        use crate::ir::{Ambient, BinOp as B, Expr as X};
+        match e {
+            X::Const(v) => literal(v),
+            X::Local(slot) => format!("l[{slot}]"),
+            X::Var { slot } => format!("Value::Int(st.vars[{slot}])"),
+            X::VarOf { var, player } => format!("run.var_of(st, {var}, {})", self.val(player)),
+            // `stuck` searches; the others are read from the position, inlined.
+            X::Ambient(Ambient::Stuck) => "run.stuck(st)?".into(),
+            X::Ambient(a) => format!("run.position_ambient(st, Ambient::{a:?})"),
+            X::Not(_)
+            | X::Bin(B::And | B::Or | B::Eq | B::Ne | B::Le | B::Ge | B::Lt | B::Gt, ..) => {
+                format!("Value::Bool({})", self.truthy(e))
+            }
+            X::Neg(_) | X::Bin(..) => format!("Value::Int({})", self.int(e)),
+            X::Call(f, args) => {
+                let mut vals: Vec<String> = args.iter().take(3).map(|a| self.val(a)).collect();
+                vals.resize(3, "Value::None".into());
+                let call = format!("run.call_values(st, Func::{f:?}, [{}])", vals.join(", "));
+                match self.repeated.iter().position(|r| r == e) {
+                    Some(i) => format!("(*m{i}.get_or_insert_with(|| {call}))"),
+                    None => call,
+                }
+            }
+            // As `Run::empty_at`, `has_at`, `count_at` and `along_at` give them, from the borrowed locals.
+            X::EmptyAt(..) | X::HasAt(..) => format!("Value::Bool({})", self.truthy(e)),
+            X::CountAt(..) => format!("Value::Int({})", self.int(e)),
+            X::AlongAt(track, slot, n) => format!(
+                "(match l[{slot}] {{ Value::Site(s) => g.board.along({track}, s, {n}).map_or(Value::None, Value::Site), _ => Value::None }})"
+            ),
+            X::Compiled(c) => self.val(c.source()),
         }
-        // As `Run::empty_at`, `has_at`, `count_at` and `along_at` give them, from the borrowed locals.
-        X::EmptyAt(..) | X::HasAt(..) => format!("Value::Bool({})", truthy(e)),
-        X::CountAt(..) => format!("Value::Int({})", int(e)),
-        X::AlongAt(track, slot, n) => format!(
-            "(match l[{slot}] {{ Value::Site(s) => g.board.along({track}, s, {n}).map_or(Value::None, Value::Site), _ => Value::None }})"
-        ),
-        X::Compiled(c) => val(c.source()),
+    }
+
+    /// Whether an expression holds (a `bool`), as `Run::truthy` gives it.
+    fn truthy(&self, e: &crate::ir::Expr) -> String {
+        use crate::ir::{BinOp as B, Expr as X, Value as V};
+        match e {
+            X::Const(V::Bool(b)) => format!("{b}"),
+            X::Not(x) => format!("!({})", self.truthy(x)),
+            // `and` and `or` short-circuit: a later operand may be costly (`stuck`).
+            X::Bin(B::And, a, b) => format!("({} && {})", self.truthy(a), self.truthy(b)),
+            X::Bin(B::Or, a, b) => format!("({} || {})", self.truthy(a), self.truthy(b)),
+            X::Bin(B::Eq, a, b) => format!("({} == {})", self.val(a), self.val(b)),
+            X::Bin(B::Ne, a, b) => format!("({} != {})", self.val(a), self.val(b)),
+            X::Bin(op @ (B::Le | B::Ge | B::Lt | B::Gt), a, b) => {
+                let sign = match op {
+                    B::Le => "<=",
+                    B::Ge => ">=",
+                    B::Lt => "<",
+                    _ => ">",
+                };
+                format!("({} {sign} {})", self.int(a), self.int(b))
+            }
+            X::EmptyAt(slot) => {
+                format!("matches!(l[{slot}], Value::Site(x) if st.site_is_empty(g, x))")
+            }
+            X::HasAt(slot, piece) => {
+                format!("matches!(l[{slot}], Value::Site(x) if st.count(g, x, {piece}) > 0)")
+            }
+            X::Compiled(c) => self.truthy(c.source()),
+            _ => format!("{}.truthy()", self.val(e)),
+        }
+    }
+
+    /// An expression as a number (an `i64`), as `Run::int` gives it.
+    fn int(&self, e: &crate::ir::Expr) -> String {
+        use crate::ir::{BinOp as B, Expr as X};
+        match e {
+            X::Const(v) => format!("{}i64", v.int()),
+            X::Var { slot } => format!("st.vars[{slot}]"),
+            X::Neg(x) => format!("{}.saturating_neg()", self.int(x)),
+            X::Bin(op @ (B::Add | B::Sub | B::Mul | B::Div | B::Rem), a, b) => {
+                format!("arith(BinOp::{op:?}, {}, {})", self.int(a), self.int(b))
+            }
+            X::CountAt(slot, piece) => format!(
+                "(match l[{slot}] {{ Value::Site(x) => st.count(g, x, {piece}) as i64, _ => 0 }})"
+            ),
+            X::Compiled(c) => self.int(c.source()),
+            X::Bin(..) | X::Not(_) => format!("i64::from({})", self.truthy(e)),
+            _ => format!("{}.int()", self.val(e)),
+        }
     }
 }
 
-/// Whether an expression holds (a `bool`), as `Run::truthy` gives it.
-fn truthy(e: &crate::ir::Expr) -> String {
-    use crate::ir::{BinOp as B, Expr as X, Value as V};
-    match e {
-        X::Const(V::Bool(b)) => format!("{b}"),
-        X::Not(x) => format!("!({})", truthy(x)),
-        // `and` and `or` short-circuit: a later operand may be costly (`stuck`).
-        X::Bin(B::And, a, b) => format!("({} && {})", truthy(a), truthy(b)),
-        X::Bin(B::Or, a, b) => format!("({} || {})", truthy(a), truthy(b)),
-        X::Bin(B::Eq, a, b) => format!("({} == {})", val(a), val(b)),
-        X::Bin(B::Ne, a, b) => format!("({} != {})", val(a), val(b)),
-        X::Bin(op @ (B::Le | B::Ge | B::Lt | B::Gt), a, b) => {
-            let sign = match op {
-                B::Le => "<=",
-                B::Ge => ">=",
-                B::Lt => "<",
-                _ => ">",
-            };
-            format!("({} {sign} {})", int(a), int(b))
-        }
-        X::EmptyAt(slot) => {
-            format!("matches!(l[{slot}], Value::Site(x) if st.site_is_empty(g, x))")
-        }
-        X::HasAt(slot, piece) => {
-            format!("matches!(l[{slot}], Value::Site(x) if st.count(g, x, {piece}) > 0)")
-        }
-        X::Compiled(c) => truthy(c.source()),
-        _ => format!("{}.truthy()", val(e)),
-    }
+/// An expression's value, its repeated calls' memo cells declared first: `(cells, text)`.
+fn val(e: &crate::ir::Expr) -> (String, String) {
+    let x = Exprs::of(e);
+    (x.cells(), x.val(e))
 }
 
-/// An expression as a number (an `i64`), as `Run::int` gives it.
-fn int(e: &crate::ir::Expr) -> String {
-    use crate::ir::{BinOp as B, Expr as X};
-    match e {
-        X::Const(v) => format!("{}i64", v.int()),
-        X::Var { slot } => format!("st.vars[{slot}]"),
-        X::Neg(x) => format!("{}.saturating_neg()", int(x)),
-        X::Bin(op @ (B::Add | B::Sub | B::Mul | B::Div | B::Rem), a, b) => {
-            format!("arith(BinOp::{op:?}, {}, {})", int(a), int(b))
-        }
-        X::CountAt(slot, piece) => format!(
-            "(match l[{slot}] {{ Value::Site(x) => st.count(g, x, {piece}) as i64, _ => 0 }})"
-        ),
-        X::Compiled(c) => int(c.source()),
-        X::Bin(..) | X::Not(_) => format!("i64::from({})", truthy(e)),
-        _ => format!("{}.int()", val(e)),
-    }
+/// Whether an expression holds, its repeated calls' memo cells declared first: `(cells, text)`.
+fn truthy(e: &crate::ir::Expr) -> (String, String) {
+    let x = Exprs::of(e);
+    (x.cells(), x.truthy(e))
+}
+
+/// An expression as a number, its repeated calls' memo cells declared first: `(cells, text)`.
+fn int(e: &crate::ir::Expr) -> (String, String) {
+    let x = Exprs::of(e);
+    (x.cells(), x.int(e))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::{Ambient, BinOp, Expr, Func, Value};
+
+    /// A call written twice in one expression is worked out once, into a memo cell declared before the
+    /// expression and filled where it is first reached; a call that records (`seen_before`) runs every
+    /// time, and an expression that reads `stuck` gets no cell at all (as the executor's closures).
+    #[test]
+    fn a_call_written_twice_is_worked_out_once() {
+        let along = Expr::Call(
+            Func::Along,
+            vec![
+                Expr::Const(Value::Track(0)),
+                Expr::Local(1),
+                Expr::Const(Value::Int(3)),
+            ],
+        );
+        let tagged = Expr::Call(
+            Func::Tagged,
+            vec![along.clone(), Expr::Const(Value::Int(0))],
+        );
+        let lands = Expr::Bin(
+            BinOp::Ne,
+            Box::new(along.clone()),
+            Box::new(Expr::Const(Value::None)),
+        );
+        let e = Expr::Bin(
+            BinOp::And,
+            Box::new(lands.clone()),
+            Box::new(tagged.clone()),
+        );
+        let (cells, text) = truthy(&e);
+        assert_eq!(cells, "let mut m0: Option<Value> = None;\n");
+        // Each place the call is written reads the cell, and only the first reached fills it.
+        let through_cell = "m0.get_or_insert_with(|| run.call_values(st, Func::Along,";
+        assert_eq!(text.matches(through_cell).count(), 2, "{text}");
+        assert_eq!(text.matches("Func::Along").count(), 2, "{text}");
+
+        let seen = Expr::Call(Func::SeenBefore, vec![Expr::Local(1)]);
+        let twice = Expr::Bin(BinOp::And, Box::new(seen.clone()), Box::new(seen));
+        let (cells, text) = truthy(&twice);
+        assert_eq!(
+            (cells.as_str(), text.matches("Func::SeenBefore").count()),
+            ("", 2)
+        );
+
+        let stuck = Expr::Bin(
+            BinOp::And,
+            Box::new(e),
+            Box::new(Expr::Ambient(Ambient::Stuck)),
+        );
+        let (cells, text) = truthy(&stuck);
+        assert_eq!(
+            (cells.as_str(), text.matches("Func::Along").count()),
+            ("", 2)
+        );
+    }
 
     /// The locals an operation borrows are those its expressions read, and only they: not a longer
     /// name ending in `l`, nor a slot written.

@@ -210,7 +210,7 @@ thread_local! {
 
 /// Calls worked out once per evaluation, by memo cell: the calls written at least twice in `e` (the
 /// first [`MEMO_CELLS`] of them); none when `e` reads `stuck`.
-fn repeated_calls(e: &Expr) -> Vec<Expr> {
+pub(crate) fn repeated_calls(e: &Expr) -> Vec<Expr> {
     fn calls<'e>(e: &'e Expr, found: &mut Vec<&'e Expr>) {
         match e {
             Expr::Call(_, args) => {

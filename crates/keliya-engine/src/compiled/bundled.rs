@@ -14,7 +14,6 @@ pub(crate) static SEARCHES: &[(u64, Search)] = &[
 /// The runners, by the key of their text, in order.
 pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x0060e0d35ace90e4, runner_0060e0d35ace90e4),
-    (0x00eb5a79d74593b3, runner_00eb5a79d74593b3),
     (0x01175c1c314ef678, runner_01175c1c314ef678),
     (0x01d5acee15b38af3, runner_01d5acee15b38af3),
     (0x01f6ede3acfd521d, runner_01f6ede3acfd521d),
@@ -31,7 +30,6 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x08bf376d8752bf02, runner_08bf376d8752bf02),
     (0x0986e1c3a5832696, runner_0986e1c3a5832696),
     (0x0a33b49245c8ce91, runner_0a33b49245c8ce91),
-    (0x0adf00ccd4bf8878, runner_0adf00ccd4bf8878),
     (0x0c162ffec6646080, runner_0c162ffec6646080),
     (0x0e73111f2559e1ba, runner_0e73111f2559e1ba),
     (0x0f836a5c71195812, runner_0f836a5c71195812),
@@ -45,13 +43,13 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x14f74a568f9fa3e2, runner_14f74a568f9fa3e2),
     (0x150c7a04564632bf, runner_150c7a04564632bf),
     (0x15ea93afe1ca7d6c, runner_15ea93afe1ca7d6c),
-    (0x15f9f2a37146633a, runner_15f9f2a37146633a),
     (0x16b87a3d74a16096, runner_16b87a3d74a16096),
     (0x173b7e86f5f72630, runner_173b7e86f5f72630),
     (0x17d48ba745061817, runner_17d48ba745061817),
     (0x18642798b7e3753c, runner_18642798b7e3753c),
     (0x19561d23206d7e7b, runner_19561d23206d7e7b),
     (0x195b01d570eeb918, runner_195b01d570eeb918),
+    (0x19d847acedda6d5c, runner_19d847acedda6d5c),
     (0x1a064406e4e5fcfe, runner_1a064406e4e5fcfe),
     (0x1a4f5913e2a4a553, runner_1a4f5913e2a4a553),
     (0x1b2fa1f9d579390d, runner_1b2fa1f9d579390d),
@@ -66,9 +64,11 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x20e13546a5e0f57f, runner_20e13546a5e0f57f),
     (0x215ebbca4b943f91, runner_215ebbca4b943f91),
     (0x2207f4a4e2a2c2eb, runner_2207f4a4e2a2c2eb),
+    (0x240a5957741252ac, runner_240a5957741252ac),
     (0x24cd79cef16d8804, runner_24cd79cef16d8804),
     (0x250cefa456cef81d, runner_250cefa456cef81d),
     (0x2540a845f3e77149, runner_2540a845f3e77149),
+    (0x2586c41f717aeddf, runner_2586c41f717aeddf),
     (0x25f871f2d997ae2a, runner_25f871f2d997ae2a),
     (0x27e42a9240d75560, runner_27e42a9240d75560),
     (0x289ad4129ef240b6, runner_289ad4129ef240b6),
@@ -87,9 +87,9 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x3666d32bc1b5833d, runner_3666d32bc1b5833d),
     (0x368469ca3f314244, runner_368469ca3f314244),
     (0x37068b4a641dac28, runner_37068b4a641dac28),
-    (0x381c64ee7a296018, runner_381c64ee7a296018),
     (0x383dfab757e24509, runner_383dfab757e24509),
     (0x3882d04a7fc6f0b6, runner_3882d04a7fc6f0b6),
+    (0x38ebb26bf09090ce, runner_38ebb26bf09090ce),
     (0x39f0938dae4f7fc3, runner_39f0938dae4f7fc3),
     (0x3a4f46cc74c2a219, runner_3a4f46cc74c2a219),
     (0x3bba9cda7d2227d4, runner_3bba9cda7d2227d4),
@@ -125,12 +125,10 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x4fc33ec3fbb2b27a, runner_4fc33ec3fbb2b27a),
     (0x501e2e3fbccdb7f2, runner_501e2e3fbccdb7f2),
     (0x50fbb31994b32701, runner_50fbb31994b32701),
-    (0x51bd262f4dc24006, runner_51bd262f4dc24006),
     (0x52dd0b803467b178, runner_52dd0b803467b178),
     (0x531f99719f0f5f96, runner_531f99719f0f5f96),
     (0x539f0042a76add70, runner_539f0042a76add70),
     (0x54719b078f89a9da, runner_54719b078f89a9da),
-    (0x576ef4587c9f2fa2, runner_576ef4587c9f2fa2),
     (0x5789559c3a8d8840, runner_5789559c3a8d8840),
     (0x57c6db63bc027194, runner_57c6db63bc027194),
     (0x57f588f00482f863, runner_57f588f00482f863),
@@ -172,6 +170,7 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x75e5d635a8a9b71c, runner_75e5d635a8a9b71c),
     (0x767aa8bc9323793a, runner_767aa8bc9323793a),
     (0x7760757b0fa1170d, runner_7760757b0fa1170d),
+    (0x7764fd2c3bda1e56, runner_7764fd2c3bda1e56),
     (0x77b8b15e3b9c61f5, runner_77b8b15e3b9c61f5),
     (0x77c34c44a5c4267d, runner_77c34c44a5c4267d),
     (0x77c84a428ddf9505, runner_77c84a428ddf9505),
@@ -199,6 +198,7 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x87f52ccac0586ff5, runner_87f52ccac0586ff5),
     (0x8890a78674fcc2ee, runner_8890a78674fcc2ee),
     (0x893dfaa55ab08c1a, runner_893dfaa55ab08c1a),
+    (0x8b2ba93277fb865a, runner_8b2ba93277fb865a),
     (0x8bf9cc61458b7921, runner_8bf9cc61458b7921),
     (0x8c63103880344f25, runner_8c63103880344f25),
     (0x8d26d8967cab15bc, runner_8d26d8967cab15bc),
@@ -226,6 +226,7 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0x9e2d778849d5c7d4, runner_9e2d778849d5c7d4),
     (0x9f3d3e8a60ce7d69, runner_9f3d3e8a60ce7d69),
     (0x9f9cc1266c98eb3a, runner_9f9cc1266c98eb3a),
+    (0xa01891f6fec42555, runner_a01891f6fec42555),
     (0xa0398b22168899b6, runner_a0398b22168899b6),
     (0xa13e1b188cfb8363, runner_a13e1b188cfb8363),
     (0xa285c4228aee6189, runner_a285c4228aee6189),
@@ -236,6 +237,7 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0xa6a9ee143243cff7, runner_a6a9ee143243cff7),
     (0xa98f8d9d8ead04e1, runner_a98f8d9d8ead04e1),
     (0xa9d6f3ead8ecbc4b, runner_a9d6f3ead8ecbc4b),
+    (0xaba2ba8b72266636, runner_aba2ba8b72266636),
     (0xac6009d0080134ad, runner_ac6009d0080134ad),
     (0xad540a9e9239a386, runner_ad540a9e9239a386),
     (0xae8aef32b7683b48, runner_ae8aef32b7683b48),
@@ -273,7 +275,6 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0xc3c7c44e99e4939f, runner_c3c7c44e99e4939f),
     (0xc5c30d500843e47e, runner_c5c30d500843e47e),
     (0xc6e607345635a69d, runner_c6e607345635a69d),
-    (0xc7144c6d78d3ea02, runner_c7144c6d78d3ea02),
     (0xc9f73bb55cac1c9a, runner_c9f73bb55cac1c9a),
     (0xcb31bf2a416923bc, runner_cb31bf2a416923bc),
     (0xce19c0a00a9cea54, runner_ce19c0a00a9cea54),
@@ -290,7 +291,6 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
     (0xd5be74fa4865518f, runner_d5be74fa4865518f),
     (0xd5d05abb5ac46615, runner_d5d05abb5ac46615),
     (0xd6dac7493ab9c243, runner_d6dac7493ab9c243),
-    (0xd7a21730f84e3cf9, runner_d7a21730f84e3cf9),
     (0xd98615701cf2a9f0, runner_d98615701cf2a9f0),
     (0xd9dd229e3bbdc7cd, runner_d9dd229e3bbdc7cd),
     (0xda2d197d7565d403, runner_da2d197d7565d403),
@@ -344,75 +344,85 @@ pub(crate) static RUNNERS: &[(u64, Runner)] = &[
 pub(crate) static FILTERS: &[(u64, Filter)] = &[
     (0x0033aa8881467bb3, filter_0033aa8881467bb3),
     (0x004fbf8e58483c56, filter_004fbf8e58483c56),
-    (0x020e82cf9c963c06, filter_020e82cf9c963c06),
     (0x027b64f88770b353, filter_027b64f88770b353),
     (0x031543fdeb1fa0fa, filter_031543fdeb1fa0fa),
     (0x035bd11ebb0f2ac2, filter_035bd11ebb0f2ac2),
-    (0x063d78d702c31a17, filter_063d78d702c31a17),
+    (0x04b595fb1a805122, filter_04b595fb1a805122),
+    (0x06396ac4c89485df, filter_06396ac4c89485df),
+    (0x068b4f4b8bc2ed90, filter_068b4f4b8bc2ed90),
     (0x06de279a4557067c, filter_06de279a4557067c),
-    (0x0828e20151fe8d3f, filter_0828e20151fe8d3f),
+    (0x06e17253561e3cfe, filter_06e17253561e3cfe),
+    (0x07737e3c42f22bb8, filter_07737e3c42f22bb8),
     (0x08567b313abdf8a1, filter_08567b313abdf8a1),
-    (0x085d7465d18fd1dc, filter_085d7465d18fd1dc),
     (0x08ffbb8ce7dcba12, filter_08ffbb8ce7dcba12),
-    (0x0cdb8c2cd0aef80f, filter_0cdb8c2cd0aef80f),
+    (0x097cca41237ff3b0, filter_097cca41237ff3b0),
+    (0x0aa97fec35000d15, filter_0aa97fec35000d15),
+    (0x0be0885c38a635d1, filter_0be0885c38a635d1),
     (0x0d7d27eedf2948f6, filter_0d7d27eedf2948f6),
-    (0x0e09a67730d78524, filter_0e09a67730d78524),
+    (0x0f9884dfe22dc8d8, filter_0f9884dfe22dc8d8),
     (0x0fa7e0d2a2a215a2, filter_0fa7e0d2a2a215a2),
-    (0x0fb813e27fa46052, filter_0fb813e27fa46052),
     (0x124546e909b71da2, filter_124546e909b71da2),
     (0x1272fb0c3e5164a2, filter_1272fb0c3e5164a2),
+    (0x12c963052fc7f5d4, filter_12c963052fc7f5d4),
     (0x13afef24f95ab640, filter_13afef24f95ab640),
-    (0x13ce1f486f881105, filter_13ce1f486f881105),
+    (0x13c20a2e975d6021, filter_13c20a2e975d6021),
     (0x144771b8b8fa91f4, filter_144771b8b8fa91f4),
     (0x14495d58d8f58a0e, filter_14495d58d8f58a0e),
     (0x1526064e32264d41, filter_1526064e32264d41),
     (0x1550f40208954e4b, filter_1550f40208954e4b),
     (0x15ea9adad3379680, filter_15ea9adad3379680),
     (0x189ea8fdc2aebd8b, filter_189ea8fdc2aebd8b),
+    (0x18b3bb275af31f88, filter_18b3bb275af31f88),
     (0x1a9a21058b3edc13, filter_1a9a21058b3edc13),
     (0x1c0d7cf59f067534, filter_1c0d7cf59f067534),
     (0x1c58d5a7eaab833a, filter_1c58d5a7eaab833a),
     (0x1d58e1b4bfa6dca1, filter_1d58e1b4bfa6dca1),
     (0x1d9f75f97cb192c1, filter_1d9f75f97cb192c1),
+    (0x1e486f84ff791ae8, filter_1e486f84ff791ae8),
     (0x1f4a42f28616c0a3, filter_1f4a42f28616c0a3),
-    (0x1fddbe4559d8f30f, filter_1fddbe4559d8f30f),
-    (0x223f54a8774e8aaf, filter_223f54a8774e8aaf),
-    (0x23b573048be22b77, filter_23b573048be22b77),
+    (0x205408e31736cad1, filter_205408e31736cad1),
+    (0x235caebfc7c76a99, filter_235caebfc7c76a99),
     (0x245c97b741700012, filter_245c97b741700012),
     (0x24fbd3f999b8acde, filter_24fbd3f999b8acde),
-    (0x2837ce93312966bf, filter_2837ce93312966bf),
+    (0x284f45fffecfd66a, filter_284f45fffecfd66a),
     (0x2971650eb53181b2, filter_2971650eb53181b2),
     (0x2977e9138d794863, filter_2977e9138d794863),
     (0x29956ca9728c8620, filter_29956ca9728c8620),
+    (0x29c23c3eaf7fe2d5, filter_29c23c3eaf7fe2d5),
     (0x2a55e1442e094793, filter_2a55e1442e094793),
     (0x2adbbcc446e549ff, filter_2adbbcc446e549ff),
     (0x2e5d5a64309c58fd, filter_2e5d5a64309c58fd),
+    (0x31640dc44ef57edf, filter_31640dc44ef57edf),
     (0x317aa5c0143fed62, filter_317aa5c0143fed62),
-    (0x3324d704cb8afe9f, filter_3324d704cb8afe9f),
-    (0x3468f00a7f3f4ae3, filter_3468f00a7f3f4ae3),
+    (0x328290ea5b3583da, filter_328290ea5b3583da),
+    (0x33e3f3af0e014f27, filter_33e3f3af0e014f27),
+    (0x35a99662b6c358ef, filter_35a99662b6c358ef),
     (0x36c9a2adfa8b2ba3, filter_36c9a2adfa8b2ba3),
     (0x384f7ff0d374254b, filter_384f7ff0d374254b),
-    (0x3bcb78ba186026e1, filter_3bcb78ba186026e1),
+    (0x3f402c6b313899b3, filter_3f402c6b313899b3),
     (0x4065a753ec62bcb9, filter_4065a753ec62bcb9),
+    (0x412c86951eff6bab, filter_412c86951eff6bab),
     (0x42ffd231f53e2a99, filter_42ffd231f53e2a99),
+    (0x435bd0fa6d58a9a5, filter_435bd0fa6d58a9a5),
+    (0x441f8e76aa597a60, filter_441f8e76aa597a60),
+    (0x45416a97695dce37, filter_45416a97695dce37),
+    (0x465994ec7f1f2e50, filter_465994ec7f1f2e50),
     (0x46fe623e299a0cfa, filter_46fe623e299a0cfa),
-    (0x488cfce786fa0214, filter_488cfce786fa0214),
-    (0x498796baffa15fd9, filter_498796baffa15fd9),
-    (0x49faa5f28291207e, filter_49faa5f28291207e),
-    (0x4d3bc3c447f7ca45, filter_4d3bc3c447f7ca45),
+    (0x488e48ac77a1ca29, filter_488e48ac77a1ca29),
     (0x540849ebc66a80a1, filter_540849ebc66a80a1),
-    (0x55058159dd8cafe7, filter_55058159dd8cafe7),
     (0x579279e26250523e, filter_579279e26250523e),
     (0x57952a36377c4996, filter_57952a36377c4996),
-    (0x5800fe944a1d78ad, filter_5800fe944a1d78ad),
+    (0x5890ef195a707ae7, filter_5890ef195a707ae7),
     (0x5980049880f50b09, filter_5980049880f50b09),
-    (0x5f0ad61c6de763ac, filter_5f0ad61c6de763ac),
+    (0x5bc45fc6d389ff49, filter_5bc45fc6d389ff49),
     (0x5f0db00204cf6d02, filter_5f0db00204cf6d02),
     (0x5f16c84ac03f005f, filter_5f16c84ac03f005f),
+    (0x5f61293b28571cd9, filter_5f61293b28571cd9),
+    (0x61833e0a0a7c4c95, filter_61833e0a0a7c4c95),
     (0x62fdcbb2d3d2f477, filter_62fdcbb2d3d2f477),
     (0x64431bc67a59b635, filter_64431bc67a59b635),
-    (0x6622dea424c05bb6, filter_6622dea424c05bb6),
     (0x66f36a091ca6661b, filter_66f36a091ca6661b),
+    (0x67fcf3ca7c10233e, filter_67fcf3ca7c10233e),
     (0x68d3071cc138f02f, filter_68d3071cc138f02f),
     (0x68fdc6ecfd5859fe, filter_68fdc6ecfd5859fe),
     (0x6b695d75b1937be5, filter_6b695d75b1937be5),
@@ -423,134 +433,124 @@ pub(crate) static FILTERS: &[(u64, Filter)] = &[
     (0x70d4bad8975bd783, filter_70d4bad8975bd783),
     (0x72c8b957b2210087, filter_72c8b957b2210087),
     (0x742f2b172174ec38, filter_742f2b172174ec38),
-    (0x7516070d17162ada, filter_7516070d17162ada),
     (0x75b2045fa87c091b, filter_75b2045fa87c091b),
     (0x7664d0ad359b3b4e, filter_7664d0ad359b3b4e),
     (0x76daac567b6b002e, filter_76daac567b6b002e),
     (0x77d7cdb97b0b9d8b, filter_77d7cdb97b0b9d8b),
-    (0x7910eabadcd279c5, filter_7910eabadcd279c5),
     (0x795a535d8b978d34, filter_795a535d8b978d34),
-    (0x7ad7a14325146d51, filter_7ad7a14325146d51),
     (0x7bf2a58a21c19eb7, filter_7bf2a58a21c19eb7),
-    (0x7c590bb9f9f8b77c, filter_7c590bb9f9f8b77c),
+    (0x7c912fb88e1c80fc, filter_7c912fb88e1c80fc),
     (0x7d0b1b8dc90317a3, filter_7d0b1b8dc90317a3),
     (0x7d24db6d0942c0c8, filter_7d24db6d0942c0c8),
     (0x7dcd2b031f157339, filter_7dcd2b031f157339),
-    (0x7def84d1dc38a914, filter_7def84d1dc38a914),
-    (0x80cf99140bad0d09, filter_80cf99140bad0d09),
+    (0x7e860af50c869de8, filter_7e860af50c869de8),
+    (0x7ee005348e6bd90a, filter_7ee005348e6bd90a),
+    (0x8079fe73845fe434, filter_8079fe73845fe434),
     (0x82ac170de902de7e, filter_82ac170de902de7e),
     (0x8416a5cb41eeb069, filter_8416a5cb41eeb069),
     (0x849fb460c4e14547, filter_849fb460c4e14547),
     (0x84e88823500f1aad, filter_84e88823500f1aad),
-    (0x88ffee739dd91c71, filter_88ffee739dd91c71),
+    (0x858ef0abef260b7b, filter_858ef0abef260b7b),
+    (0x87389cf56dd6cbe4, filter_87389cf56dd6cbe4),
     (0x899ea9b490a47063, filter_899ea9b490a47063),
-    (0x89e39ffed8cc4079, filter_89e39ffed8cc4079),
     (0x8b11ff7a9dd1d228, filter_8b11ff7a9dd1d228),
     (0x8d60afc3f650434e, filter_8d60afc3f650434e),
     (0x8da41385c6b163e3, filter_8da41385c6b163e3),
     (0x8e2391cf0504d522, filter_8e2391cf0504d522),
     (0x9008b28232c4d821, filter_9008b28232c4d821),
-    (0x90b860932a895f5c, filter_90b860932a895f5c),
+    (0x90a3c8690c642bfc, filter_90a3c8690c642bfc),
     (0x9255c9321bae85a3, filter_9255c9321bae85a3),
+    (0x92be5f7d41841ac6, filter_92be5f7d41841ac6),
+    (0x940e07f45eae212e, filter_940e07f45eae212e),
+    (0x94a3b13522d2e5f2, filter_94a3b13522d2e5f2),
+    (0x959e2742fb26da8b, filter_959e2742fb26da8b),
+    (0x978275f011c6ba16, filter_978275f011c6ba16),
     (0x99a0e3de4926b40c, filter_99a0e3de4926b40c),
     (0x9b44bdebf1a4709d, filter_9b44bdebf1a4709d),
-    (0x9c25c42eeca8391c, filter_9c25c42eeca8391c),
+    (0x9b73e3e52881b425, filter_9b73e3e52881b425),
     (0x9d850cb8d3ab7b7a, filter_9d850cb8d3ab7b7a),
     (0x9db9162a1a9771cd, filter_9db9162a1a9771cd),
-    (0xa0a77f78b7cd0d8d, filter_a0a77f78b7cd0d8d),
-    (0xa2790ee1aeb92723, filter_a2790ee1aeb92723),
-    (0xa90529b48dbfb1c6, filter_a90529b48dbfb1c6),
-    (0xa998e43bb3dc2051, filter_a998e43bb3dc2051),
+    (0xa3131da7b82a6715, filter_a3131da7b82a6715),
+    (0xa576d1e71d4872ac, filter_a576d1e71d4872ac),
     (0xa9d09413ea855282, filter_a9d09413ea855282),
     (0xab008d7fedd9be44, filter_ab008d7fedd9be44),
     (0xabe370bf40952aca, filter_abe370bf40952aca),
     (0xac902d862c96dd98, filter_ac902d862c96dd98),
-    (0xae4202a56abb65bf, filter_ae4202a56abb65bf),
-    (0xaeade7ec34c1d6d2, filter_aeade7ec34c1d6d2),
-    (0xaebe0e66ca8d8e43, filter_aebe0e66ca8d8e43),
     (0xb143a54d43d5d0e7, filter_b143a54d43d5d0e7),
-    (0xb21bedfc4c48b329, filter_b21bedfc4c48b329),
+    (0xb284732b6fe62430, filter_b284732b6fe62430),
     (0xb42cafb9a1f3c5cc, filter_b42cafb9a1f3c5cc),
+    (0xb5ea0c01227e7f06, filter_b5ea0c01227e7f06),
     (0xb6e5312232ee5c31, filter_b6e5312232ee5c31),
-    (0xb72570af56edca50, filter_b72570af56edca50),
     (0xb86b46f58a08c7d3, filter_b86b46f58a08c7d3),
-    (0xbbe6eb6fa4a9c811, filter_bbe6eb6fa4a9c811),
-    (0xbc32cb1cf4a4508d, filter_bc32cb1cf4a4508d),
-    (0xbd5ce8a7dd284a5a, filter_bd5ce8a7dd284a5a),
+    (0xb893ba1089b1a109, filter_b893ba1089b1a109),
+    (0xbd5c0168909e47a5, filter_bd5c0168909e47a5),
     (0xbf2beeb4ca9d9d77, filter_bf2beeb4ca9d9d77),
     (0xc1b5b80e1e01b7f5, filter_c1b5b80e1e01b7f5),
-    (0xc23ee79a518aac09, filter_c23ee79a518aac09),
     (0xc3540e2b9103989f, filter_c3540e2b9103989f),
-    (0xc3e23024f235f204, filter_c3e23024f235f204),
+    (0xc4b0a29f4d9358cc, filter_c4b0a29f4d9358cc),
+    (0xc5d2ccf553cd2459, filter_c5d2ccf553cd2459),
     (0xc89b5919f736300a, filter_c89b5919f736300a),
     (0xcda5d831b5726769, filter_cda5d831b5726769),
     (0xcdbd4c5f408895f6, filter_cdbd4c5f408895f6),
     (0xcde988d241e0c130, filter_cde988d241e0c130),
-    (0xcec7d3225109e62e, filter_cec7d3225109e62e),
     (0xced76233851c1214, filter_ced76233851c1214),
-    (0xcf30add39fed2613, filter_cf30add39fed2613),
-    (0xcf66e21665fe9a75, filter_cf66e21665fe9a75),
-    (0xcf894bb937335d45, filter_cf894bb937335d45),
+    (0xcf0441d5c0cded66, filter_cf0441d5c0cded66),
+    (0xd0cd4fdfee571036, filter_d0cd4fdfee571036),
+    (0xd100fb23b741b553, filter_d100fb23b741b553),
     (0xd447872a76f9acca, filter_d447872a76f9acca),
     (0xd4aa02e3e66c1777, filter_d4aa02e3e66c1777),
+    (0xd591997686dd8a1e, filter_d591997686dd8a1e),
     (0xd703e3739bf35211, filter_d703e3739bf35211),
-    (0xd71da8bcd1ac8583, filter_d71da8bcd1ac8583),
     (0xd8d43cbaa44f670a, filter_d8d43cbaa44f670a),
-    (0xdd14c69f02453cd5, filter_dd14c69f02453cd5),
     (0xdebc896460eea5f0, filter_debc896460eea5f0),
     (0xdf170ecb60e0fac0, filter_df170ecb60e0fac0),
+    (0xe05f18c42025e5ef, filter_e05f18c42025e5ef),
     (0xe1a45121e9178042, filter_e1a45121e9178042),
-    (0xe3152d603da3c768, filter_e3152d603da3c768),
+    (0xe2756ee349465cdc, filter_e2756ee349465cdc),
+    (0xe39bea20829d968d, filter_e39bea20829d968d),
     (0xe3e73651ed9c788a, filter_e3e73651ed9c788a),
-    (0xe5ca0ede2f516019, filter_e5ca0ede2f516019),
     (0xe855144b312e8ba0, filter_e855144b312e8ba0),
     (0xe8a24e87d4f67874, filter_e8a24e87d4f67874),
-    (0xeadee33ebd5c8f3d, filter_eadee33ebd5c8f3d),
-    (0xeb16a84e40c5e013, filter_eb16a84e40c5e013),
-    (0xed89cfd7d4bcd355, filter_ed89cfd7d4bcd355),
-    (0xee78adf693da4b06, filter_ee78adf693da4b06),
-    (0xf07c00b8bd6d977f, filter_f07c00b8bd6d977f),
+    (0xe9cf0f8417710054, filter_e9cf0f8417710054),
+    (0xed4562605f2de89b, filter_ed4562605f2de89b),
+    (0xed6c849a1f89adb3, filter_ed6c849a1f89adb3),
     (0xf0a2e0183f6222c7, filter_f0a2e0183f6222c7),
-    (0xf20ec07be93d9440, filter_f20ec07be93d9440),
-    (0xf232c32a99118e26, filter_f232c32a99118e26),
     (0xf26152795c507503, filter_f26152795c507503),
-    (0xf41dbc2062ce60ac, filter_f41dbc2062ce60ac),
-    (0xf4206e51ed0b8823, filter_f4206e51ed0b8823),
+    (0xf4dae519af9789c2, filter_f4dae519af9789c2),
     (0xf648579a5d910bb9, filter_f648579a5d910bb9),
     (0xf7390619ddd472d0, filter_f7390619ddd472d0),
+    (0xfb930948f156ff8b, filter_fb930948f156ff8b),
     (0xfc7d22590142e1f6, filter_fc7d22590142e1f6),
     (0xfcb4d470f9030dd7, filter_fcb4d470f9030dd7),
-    (0xfd42fcb704357d49, filter_fd42fcb704357d49),
     (0xfe1f998f4ef572e5, filter_fe1f998f4ef572e5),
-    (0xfeff726989e20155, filter_feff726989e20155),
 ];
 
 /// The conditions, by the key of their text, in order.
 pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
     (0x03db7f189f51326f, condition_03db7f189f51326f),
+    (0x051d878014b3db86, condition_051d878014b3db86),
     (0x06706f14c6dc85aa, condition_06706f14c6dc85aa),
     (0x067c79a669f2cbf3, condition_067c79a669f2cbf3),
     (0x099cfed3e69cba56, condition_099cfed3e69cba56),
-    (0x09f50e5a6669cad6, condition_09f50e5a6669cad6),
     (0x0a890d93f19d20a7, condition_0a890d93f19d20a7),
     (0x14ae2befb9c717f1, condition_14ae2befb9c717f1),
-    (0x15d973b218175f2c, condition_15d973b218175f2c),
     (0x178dd2fc194fa343, condition_178dd2fc194fa343),
     (0x1ea8a577b6bbcd94, condition_1ea8a577b6bbcd94),
     (0x1ef801b1d4213150, condition_1ef801b1d4213150),
     (0x226734a4b4d31f1c, condition_226734a4b4d31f1c),
     (0x239cf17137b1c6e7, condition_239cf17137b1c6e7),
-    (0x27c97a314fffcb6f, condition_27c97a314fffcb6f),
     (0x29fd842bda22beda, condition_29fd842bda22beda),
     (0x2a5a4b0f844a6289, condition_2a5a4b0f844a6289),
     (0x2a6173498870e0dd, condition_2a6173498870e0dd),
     (0x2b1056b5ea42e1ac, condition_2b1056b5ea42e1ac),
     (0x2b137c098c929787, condition_2b137c098c929787),
     (0x3208bb6908083e13, condition_3208bb6908083e13),
+    (0x333a34d9c3d037ea, condition_333a34d9c3d037ea),
     (0x39cf83b082ca3b47, condition_39cf83b082ca3b47),
     (0x3b6f968684d4ba2e, condition_3b6f968684d4ba2e),
     (0x4a1d12f5eca8c522, condition_4a1d12f5eca8c522),
     (0x4c2a7c9930d6b228, condition_4c2a7c9930d6b228),
+    (0x534fb8199a9ea7dd, condition_534fb8199a9ea7dd),
     (0x551485bf68e1f213, condition_551485bf68e1f213),
     (0x56d6c8d3f06eeca4, condition_56d6c8d3f06eeca4),
     (0x595416624dcfd31b, condition_595416624dcfd31b),
@@ -574,6 +574,7 @@ pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
     (0x7a8f7f7c8cee0c6f, condition_7a8f7f7c8cee0c6f),
     (0x7af65c1ab07a4454, condition_7af65c1ab07a4454),
     (0x7d980ba256c02257, condition_7d980ba256c02257),
+    (0x7f11bfc322990d39, condition_7f11bfc322990d39),
     (0x7f2dbf106ada3f3b, condition_7f2dbf106ada3f3b),
     (0x7f88f9096329723d, condition_7f88f9096329723d),
     (0x7fec8d2831234fe7, condition_7fec8d2831234fe7),
@@ -607,6 +608,7 @@ pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
     (0xb655be3c124853fb, condition_b655be3c124853fb),
     (0xbd7fafae0614a4c4, condition_bd7fafae0614a4c4),
     (0xbe7168efdedb5954, condition_be7168efdedb5954),
+    (0xc2c02669c4cf08a4, condition_c2c02669c4cf08a4),
     (0xc6c0b7fe506632a6, condition_c6c0b7fe506632a6),
     (0xc874f7dc9b34c193, condition_c874f7dc9b34c193),
     (0xc8f1e0638683c593, condition_c8f1e0638683c593),
@@ -614,12 +616,11 @@ pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
     (0xccde7b888bad4d3d, condition_ccde7b888bad4d3d),
     (0xcf8862e1a68d52ae, condition_cf8862e1a68d52ae),
     (0xd0c3378778100646, condition_d0c3378778100646),
-    (0xd0ecd4967fd215db, condition_d0ecd4967fd215db),
     (0xd129ab8e07109c69, condition_d129ab8e07109c69),
     (0xd65b7f30c8eae30b, condition_d65b7f30c8eae30b),
+    (0xd721ec4586ce26d0, condition_d721ec4586ce26d0),
     (0xda23fd8cbd666a3c, condition_da23fd8cbd666a3c),
     (0xdca7d1a928f3bedc, condition_dca7d1a928f3bedc),
-    (0xdfdc6e6dee8248cc, condition_dfdc6e6dee8248cc),
     (0xe2ca05e0510b2dd9, condition_e2ca05e0510b2dd9),
     (0xe67f423a18667155, condition_e67f423a18667155),
     (0xe7027f2a7910e68f, condition_e7027f2a7910e68f),
@@ -632,7 +633,6 @@ pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
     (0xf5183a6dbfa570e6, condition_f5183a6dbfa570e6),
     (0xf5efb666365ed5a5, condition_f5efb666365ed5a5),
     (0xf89018eaba664434, condition_f89018eaba664434),
-    (0xfaf80c5443d5d422, condition_faf80c5443d5d422),
     (0xfcb47e748eb928aa, condition_fcb47e748eb928aa),
     (0xffdb014c1ff6fd16, condition_ffdb014c1ff6fd16),
 ];
@@ -1035,123 +1035,6 @@ fn runner_0060e0d35ace90e4<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 }
             }
             53 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
-fn runner_00eb5a79d74593b3<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let v = Value::Site(72);
-                    run.locals[0] = v;
-                }
-                {
-                    if !((st.vars[0] > 0i64)) {
-                        pc = 3;
-                        continue;
-                    }
-                }
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[0], 1i64))]);
-                    run.locals[0] = v;
-                }
-                pc = 3;
-                continue;
-            }
-            3 => {
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[0], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 7;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            7 => {
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] != l[0])) {
-                        pc = 11;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = [Value::Piece(0), l[0], l[1]];
-                    run.effect(st, Effect::Move, v, ats[10])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 11;
-                continue;
-            }
-            11 => {
-                {
-                    let l = &run.locals[..2];
-                    let slot = 0;
-                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
-                    st.assign_var(slot, AssignOp::Set, n);
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Site(67))) {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                {
-                    let v = [Value::Player(0), Value::None, Value::None];
-                    run.effect(st, Effect::Win, v, ats[13])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 14;
-                continue;
-            }
-            14 => {
                 {
                     return ex.end(run, st);
                 }
@@ -5735,123 +5618,6 @@ fn runner_0a33b49245c8ce91<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
-fn runner_0adf00ccd4bf8878<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let v = run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]);
-                    run.locals[0] = v;
-                }
-                {
-                    if !((run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int() > 0i64)) {
-                        pc = 3;
-                        continue;
-                    }
-                }
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int(), 1i64))]);
-                    run.locals[0] = v;
-                }
-                pc = 3;
-                continue;
-            }
-            3 => {
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int(), run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 7;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            7 => {
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] != l[0])) {
-                        pc = 11;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = [run.call_values(st, Func::PieceOf, [Value::Int(0), run.position_ambient(st, Ambient::Mover), Value::None]), l[0], l[1]];
-                    run.effect(st, Effect::Move, v, ats[10])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 11;
-                continue;
-            }
-            11 => {
-                {
-                    let l = &run.locals[..2];
-                    let slot = run.var_slot_of(0, run.position_ambient(st, Ambient::Mover), ats[11])?;
-                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
-                    st.assign_var(slot, AssignOp::Set, n);
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Site(67))) {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                {
-                    let v = [run.position_ambient(st, Ambient::Mover), Value::None, Value::None];
-                    run.effect(st, Effect::Win, v, ats[13])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 14;
-                continue;
-            }
-            14 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
 fn runner_0c162ffec6646080<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -9477,123 +9243,6 @@ fn runner_15ea93afe1ca7d6c<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
-fn runner_15f9f2a37146633a<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let v = Value::Site(73);
-                    run.locals[0] = v;
-                }
-                {
-                    if !((st.vars[1] > 0i64)) {
-                        pc = 3;
-                        continue;
-                    }
-                }
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[1], 1i64))]);
-                    run.locals[0] = v;
-                }
-                pc = 3;
-                continue;
-            }
-            3 => {
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[1], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 7;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            7 => {
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] != l[0])) {
-                        pc = 11;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = [Value::Piece(1), l[0], l[1]];
-                    run.effect(st, Effect::Move, v, ats[10])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 11;
-                continue;
-            }
-            11 => {
-                {
-                    let l = &run.locals[..2];
-                    let slot = 1;
-                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
-                    st.assign_var(slot, AssignOp::Set, n);
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Site(67))) {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                {
-                    let v = [Value::Player(1), Value::None, Value::None];
-                    run.effect(st, Effect::Win, v, ats[13])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 14;
-                continue;
-            }
-            14 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
 fn runner_16b87a3d74a16096<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -11135,6 +10784,125 @@ fn runner_195b01d570eeb918<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 continue;
             }
             8 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
+fn runner_19d847acedda6d5c<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let v = Value::Site(73);
+                    run.locals[0] = v;
+                }
+                {
+                    if !((st.vars[1] > 0i64)) {
+                        pc = 3;
+                        continue;
+                    }
+                }
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[1], 1i64))]);
+                    run.locals[0] = v;
+                }
+                pc = 3;
+                continue;
+            }
+            3 => {
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[1], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 7;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            7 => {
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] != l[0])) {
+                        pc = 11;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = [Value::Piece(1), l[0], l[1]];
+                    run.effect(st, Effect::Move, v, ats[10])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 11;
+                continue;
+            }
+            11 => {
+                {
+                    let l = &run.locals[..2];
+                    let slot = 1;
+                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
+                    st.assign_var(slot, AssignOp::Set, n);
+                }
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Site(67))) {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                {
+                    let v = [Value::Player(1), Value::None, Value::None];
+                    run.effect(st, Effect::Win, v, ats[13])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 14;
+                continue;
+            }
+            14 => {
                 {
                     return ex.end(run, st);
                 }
@@ -15206,6 +14974,89 @@ fn runner_2207f4a4e2a2c2eb<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
+fn runner_240a5957741252ac<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let node = &ex.program().choices[0];
+                    return ex.choose(run, st, node);
+                }
+            }
+            1 => {
+                {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    let v = run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]))).int(), run.position_ambient(st, Ambient::Throw).int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]))).int()), run.position_ambient(st, Ambient::Throw).int())), Value::None]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]);
+                    run.locals[2] = v;
+                }
+                {
+                    let l = &run.locals[..1];
+                    let v = [Value::Piece(0), l[0], Value::None];
+                    run.effect(st, Effect::Remove, v, ats[3])?;
+                    if run.result.is_some() {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let node = &ex.program().choices[1];
+                    return ex.choose(run, st, node);
+                }
+            }
+            5 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Int(51))) {
+                        pc = 8;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..4];
+                    let v = [Value::Piece(2), l[3], Value::None];
+                    run.effect(st, Effect::Place, v, ats[6])?;
+                    if run.result.is_some() {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            8 => {
+                {
+                    let l = &run.locals[..4];
+                    let v = [Value::Piece(0), l[3], Value::None];
+                    run.effect(st, Effect::Place, v, ats[8])?;
+                    if run.result.is_some() {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
 fn runner_24cd79cef16d8804<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -16021,6 +15872,125 @@ fn runner_2540a845f3e77149<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 continue;
             }
             8 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
+fn runner_2586c41f717aeddf<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let v = Value::Site(74);
+                    run.locals[0] = v;
+                }
+                {
+                    if !((st.vars[2] > 0i64)) {
+                        pc = 3;
+                        continue;
+                    }
+                }
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[2], 1i64))]);
+                    run.locals[0] = v;
+                }
+                pc = 3;
+                continue;
+            }
+            3 => {
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[2], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 7;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            7 => {
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] != l[0])) {
+                        pc = 11;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = [Value::Piece(2), l[0], l[1]];
+                    run.effect(st, Effect::Move, v, ats[10])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 11;
+                continue;
+            }
+            11 => {
+                {
+                    let l = &run.locals[..2];
+                    let slot = 2;
+                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
+                    st.assign_var(slot, AssignOp::Set, n);
+                }
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Site(67))) {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                {
+                    let v = [Value::Player(2), Value::None, Value::None];
+                    run.effect(st, Effect::Win, v, ats[13])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 14;
+                continue;
+            }
+            14 => {
                 {
                     return ex.end(run, st);
                 }
@@ -22338,123 +22308,6 @@ fn runner_37068b4a641dac28<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
-fn runner_381c64ee7a296018<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let v = Value::Site(75);
-                    run.locals[0] = v;
-                }
-                {
-                    if !((st.vars[3] > 0i64)) {
-                        pc = 3;
-                        continue;
-                    }
-                }
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[3], 1i64))]);
-                    run.locals[0] = v;
-                }
-                pc = 3;
-                continue;
-            }
-            3 => {
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[3], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 7;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            7 => {
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] != l[0])) {
-                        pc = 11;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = [Value::Piece(3), l[0], l[1]];
-                    run.effect(st, Effect::Move, v, ats[10])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 11;
-                continue;
-            }
-            11 => {
-                {
-                    let l = &run.locals[..2];
-                    let slot = 3;
-                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
-                    st.assign_var(slot, AssignOp::Set, n);
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Site(67))) {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                {
-                    let v = [Value::Player(3), Value::None, Value::None];
-                    run.effect(st, Effect::Win, v, ats[13])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 14;
-                continue;
-            }
-            14 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
 fn runner_383dfab757e24509<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -23446,6 +23299,125 @@ fn runner_3882d04a7fc6f0b6<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 continue;
             }
             33 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
+fn runner_38ebb26bf09090ce<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let v = run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]);
+                    run.locals[0] = v;
+                }
+                {
+                    if !((run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int() > 0i64)) {
+                        pc = 3;
+                        continue;
+                    }
+                }
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int(), 1i64))]);
+                    run.locals[0] = v;
+                }
+                pc = 3;
+                continue;
+            }
+            3 => {
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int(), run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 7;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            7 => {
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] != l[0])) {
+                        pc = 11;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = [run.call_values(st, Func::PieceOf, [Value::Int(0), run.position_ambient(st, Ambient::Mover), Value::None]), l[0], l[1]];
+                    run.effect(st, Effect::Move, v, ats[10])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 11;
+                continue;
+            }
+            11 => {
+                {
+                    let l = &run.locals[..2];
+                    let slot = run.var_slot_of(0, run.position_ambient(st, Ambient::Mover), ats[11])?;
+                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
+                    st.assign_var(slot, AssignOp::Set, n);
+                }
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Site(67))) {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                {
+                    let v = [run.position_ambient(st, Ambient::Mover), Value::None, Value::None];
+                    run.effect(st, Effect::Win, v, ats[13])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 14;
+                continue;
+            }
+            14 => {
                 {
                     return ex.end(run, st);
                 }
@@ -35974,88 +35946,6 @@ fn runner_50fbb31994b32701<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
-fn runner_51bd262f4dc24006<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let node = &ex.program().choices[0];
-                    return ex.choose(run, st, node);
-                }
-            }
-            1 => {
-                {
-                    let l = &run.locals[..1];
-                    let v = run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]).int()), run.position_ambient(st, Ambient::Throw).int())), Value::None]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]);
-                    run.locals[2] = v;
-                }
-                {
-                    let l = &run.locals[..1];
-                    let v = [Value::Piece(1), l[0], Value::None];
-                    run.effect(st, Effect::Remove, v, ats[3])?;
-                    if run.result.is_some() {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let node = &ex.program().choices[1];
-                    return ex.choose(run, st, node);
-                }
-            }
-            5 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Int(51))) {
-                        pc = 8;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..4];
-                    let v = [Value::Piece(3), l[3], Value::None];
-                    run.effect(st, Effect::Place, v, ats[6])?;
-                    if run.result.is_some() {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            8 => {
-                {
-                    let l = &run.locals[..4];
-                    let v = [Value::Piece(1), l[3], Value::None];
-                    run.effect(st, Effect::Place, v, ats[8])?;
-                    if run.result.is_some() {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
 fn runner_52dd0b803467b178<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -37017,88 +36907,6 @@ fn runner_54719b078f89a9da<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 continue;
             }
             14 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
-fn runner_576ef4587c9f2fa2<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let node = &ex.program().choices[0];
-                    return ex.choose(run, st, node);
-                }
-            }
-            1 => {
-                {
-                    let l = &run.locals[..1];
-                    let v = run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]).int()), run.position_ambient(st, Ambient::Throw).int())), Value::None]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]);
-                    run.locals[2] = v;
-                }
-                {
-                    let l = &run.locals[..1];
-                    let v = [Value::Piece(0), l[0], Value::None];
-                    run.effect(st, Effect::Remove, v, ats[3])?;
-                    if run.result.is_some() {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let node = &ex.program().choices[1];
-                    return ex.choose(run, st, node);
-                }
-            }
-            5 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Int(51))) {
-                        pc = 8;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..4];
-                    let v = [Value::Piece(2), l[3], Value::None];
-                    run.effect(st, Effect::Place, v, ats[6])?;
-                    if run.result.is_some() {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            8 => {
-                {
-                    let l = &run.locals[..4];
-                    let v = [Value::Piece(0), l[3], Value::None];
-                    run.effect(st, Effect::Place, v, ats[8])?;
-                    if run.result.is_some() {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
                 {
                     return ex.end(run, st);
                 }
@@ -48433,6 +48241,125 @@ fn runner_7760757b0fa1170d<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
+fn runner_7764fd2c3bda1e56<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let v = Value::Site(75);
+                    run.locals[0] = v;
+                }
+                {
+                    if !((st.vars[3] > 0i64)) {
+                        pc = 3;
+                        continue;
+                    }
+                }
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[3], 1i64))]);
+                    run.locals[0] = v;
+                }
+                pc = 3;
+                continue;
+            }
+            3 => {
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[3], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 7;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            7 => {
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] != l[0])) {
+                        pc = 11;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = [Value::Piece(3), l[0], l[1]];
+                    run.effect(st, Effect::Move, v, ats[10])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 11;
+                continue;
+            }
+            11 => {
+                {
+                    let l = &run.locals[..2];
+                    let slot = 3;
+                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
+                    st.assign_var(slot, AssignOp::Set, n);
+                }
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Site(67))) {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                {
+                    let v = [Value::Player(3), Value::None, Value::None];
+                    run.effect(st, Effect::Win, v, ats[13])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 14;
+                continue;
+            }
+            14 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
 fn runner_77b8b15e3b9c61f5<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -57833,6 +57760,132 @@ fn runner_893dfaa55ab08c1a<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
+fn runner_8b2ba93277fb865a<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let v = run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]);
+                    run.locals[0] = v;
+                }
+                {
+                    let v = run.call_values(st, Func::Side, [run.call_values(st, Func::NextPlayer, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::None, Value::None]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..1];
+                    let v = run.call_values(st, Func::PieceOf, [Value::Int(0), l[0], Value::None]);
+                    run.locals[2] = v;
+                }
+                {
+                    let l = &run.locals[..1];
+                    let v = run.call_values(st, Func::PieceOf, [Value::Int(1), l[0], Value::None]);
+                    run.locals[3] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = run.call_values(st, Func::PieceOf, [Value::Int(0), l[1], Value::None]);
+                    run.locals[4] = v;
+                }
+                {
+                    let l = &run.locals[..1];
+                    let v = run.call_values(st, Func::PointOn, [run.call_values(st, Func::Route, [l[0], Value::None, Value::None]), Value::Int(0), Value::None]);
+                    run.locals[5] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = run.call_values(st, Func::Hand, [l[1], Value::None, Value::None]);
+                    run.locals[6] = v;
+                }
+                {
+                    let l = &run.locals[..1];
+                    let v = run.call_values(st, Func::Route, [l[0], Value::None, Value::None]);
+                    run.locals[7] = v;
+                }
+                {
+                    let l = &run.locals[..8];
+                    let v = Value::Int(arith(BinOp::Sub, run.call_values(st, Func::Length, [l[7], Value::None, Value::None]).int(), 1i64));
+                    run.locals[8] = v;
+                }
+                {
+                    let node = &ex.program().choices[0];
+                    return ex.choose(run, st, node);
+                }
+            }
+            10 => {
+                {
+                    let l = &run.locals[..10];
+                    let mut m0: Option<Value> = None;
+                    let v = run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[7], l[9], Value::None]))).int(), run.position_ambient(st, Ambient::Throw).int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, arith(BinOp::Mul, 2i64, l[8].int()), (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[7], l[9], Value::None]))).int()), run.position_ambient(st, Ambient::Throw).int())), Value::None]);
+                    run.locals[10] = v;
+                }
+                {
+                    let l = &run.locals[..11];
+                    let v = run.call_values(st, Func::Along, [l[7], l[5], l[10]]);
+                    run.locals[11] = v;
+                }
+                {
+                    let l = &run.locals[..10];
+                    let v = [l[2], l[9], Value::None];
+                    run.effect(st, Effect::Remove, v, ats[12])?;
+                    if run.result.is_some() {
+                        pc = 18;
+                        continue;
+                    }
+                }
+                {
+                    let node = &ex.program().choices[1];
+                    return ex.choose(run, st, node);
+                }
+            }
+            14 => {
+                {
+                    let l = &run.locals[..11];
+                    if !((l[10] == Value::Int(51))) {
+                        pc = 17;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..13];
+                    let v = [l[3], l[12], Value::None];
+                    run.effect(st, Effect::Place, v, ats[15])?;
+                    if run.result.is_some() {
+                        pc = 18;
+                        continue;
+                    }
+                }
+                {
+                    pc = 18;
+                    continue;
+                }
+            }
+            17 => {
+                {
+                    let l = &run.locals[..13];
+                    let v = [l[2], l[12], Value::None];
+                    run.effect(st, Effect::Place, v, ats[17])?;
+                    if run.result.is_some() {
+                        pc = 18;
+                        continue;
+                    }
+                }
+                pc = 18;
+                continue;
+            }
+            18 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
 fn runner_8bf9cc61458b7921<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -66686,6 +66739,125 @@ fn runner_9f9cc1266c98eb3a<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
+fn runner_a01891f6fec42555<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let v = Value::Site(72);
+                    run.locals[0] = v;
+                }
+                {
+                    if !((st.vars[0] > 0i64)) {
+                        pc = 3;
+                        continue;
+                    }
+                }
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[0], 1i64))]);
+                    run.locals[0] = v;
+                }
+                pc = 3;
+                continue;
+            }
+            3 => {
+                {
+                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[0], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 7;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            7 => {
+                {
+                    let l = &run.locals[..2];
+                    let mut m0: Option<Value> = None;
+                    if !((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]))).int(), 3i64)) == Value::Int(0)))) {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
+                    run.locals[1] = v;
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] != l[0])) {
+                        pc = 11;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = [Value::Piece(0), l[0], l[1]];
+                    run.effect(st, Effect::Move, v, ats[10])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 11;
+                continue;
+            }
+            11 => {
+                {
+                    let l = &run.locals[..2];
+                    let slot = 0;
+                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
+                    st.assign_var(slot, AssignOp::Set, n);
+                }
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Site(67))) {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                {
+                    let v = [Value::Player(0), Value::None, Value::None];
+                    run.effect(st, Effect::Win, v, ats[13])?;
+                    if run.result.is_some() {
+                        pc = 14;
+                        continue;
+                    }
+                }
+                pc = 14;
+                continue;
+            }
+            14 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
 fn runner_a0398b22168899b6<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -68708,6 +68880,89 @@ fn runner_a9d6f3ead8ecbc4b<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 continue;
             }
             18 => {
+                {
+                    return ex.end(run, st);
+                }
+            }
+            _ => return Err(run.error(0, "no such operation".into())),
+        }
+    }
+}
+
+fn runner_aba2ba8b72266636<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
+    let g = ex.game();
+    let ats = &ex.program().ats;
+    let _ = (g, ats);
+    loop {
+        match pc {
+            0 => {
+                {
+                    let node = &ex.program().choices[0];
+                    return ex.choose(run, st, node);
+                }
+            }
+            1 => {
+                {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    let v = run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]))).int(), run.position_ambient(st, Ambient::Throw).int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]))).int()), run.position_ambient(st, Ambient::Throw).int())), Value::None]);
+                    run.locals[1] = v;
+                }
+                {
+                    let l = &run.locals[..2];
+                    let v = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]);
+                    run.locals[2] = v;
+                }
+                {
+                    let l = &run.locals[..1];
+                    let v = [Value::Piece(1), l[0], Value::None];
+                    run.effect(st, Effect::Remove, v, ats[3])?;
+                    if run.result.is_some() {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    let node = &ex.program().choices[1];
+                    return ex.choose(run, st, node);
+                }
+            }
+            5 => {
+                {
+                    let l = &run.locals[..2];
+                    if !((l[1] == Value::Int(51))) {
+                        pc = 8;
+                        continue;
+                    }
+                }
+                {
+                    let l = &run.locals[..4];
+                    let v = [Value::Piece(3), l[3], Value::None];
+                    run.effect(st, Effect::Place, v, ats[6])?;
+                    if run.result.is_some() {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                {
+                    pc = 9;
+                    continue;
+                }
+            }
+            8 => {
+                {
+                    let l = &run.locals[..4];
+                    let v = [Value::Piece(1), l[3], Value::None];
+                    run.effect(st, Effect::Place, v, ats[8])?;
+                    if run.result.is_some() {
+                        pc = 9;
+                        continue;
+                    }
+                }
+                pc = 9;
+                continue;
+            }
+            9 => {
                 {
                     return ex.end(run, st);
                 }
@@ -79588,131 +79843,6 @@ fn runner_c6e607345635a69d<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
     }
 }
 
-fn runner_c7144c6d78d3ea02<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let v = run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]);
-                    run.locals[0] = v;
-                }
-                {
-                    let v = run.call_values(st, Func::Side, [run.call_values(st, Func::NextPlayer, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::None, Value::None]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..1];
-                    let v = run.call_values(st, Func::PieceOf, [Value::Int(0), l[0], Value::None]);
-                    run.locals[2] = v;
-                }
-                {
-                    let l = &run.locals[..1];
-                    let v = run.call_values(st, Func::PieceOf, [Value::Int(1), l[0], Value::None]);
-                    run.locals[3] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = run.call_values(st, Func::PieceOf, [Value::Int(0), l[1], Value::None]);
-                    run.locals[4] = v;
-                }
-                {
-                    let l = &run.locals[..1];
-                    let v = run.call_values(st, Func::PointOn, [run.call_values(st, Func::Route, [l[0], Value::None, Value::None]), Value::Int(0), Value::None]);
-                    run.locals[5] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = run.call_values(st, Func::Hand, [l[1], Value::None, Value::None]);
-                    run.locals[6] = v;
-                }
-                {
-                    let l = &run.locals[..1];
-                    let v = run.call_values(st, Func::Route, [l[0], Value::None, Value::None]);
-                    run.locals[7] = v;
-                }
-                {
-                    let l = &run.locals[..8];
-                    let v = Value::Int(arith(BinOp::Sub, run.call_values(st, Func::Length, [l[7], Value::None, Value::None]).int(), 1i64));
-                    run.locals[8] = v;
-                }
-                {
-                    let node = &ex.program().choices[0];
-                    return ex.choose(run, st, node);
-                }
-            }
-            10 => {
-                {
-                    let l = &run.locals[..10];
-                    let v = run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[7], l[9], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, arith(BinOp::Mul, 2i64, l[8].int()), run.call_values(st, Func::IndexOn, [l[7], l[9], Value::None]).int()), run.position_ambient(st, Ambient::Throw).int())), Value::None]);
-                    run.locals[10] = v;
-                }
-                {
-                    let l = &run.locals[..11];
-                    let v = run.call_values(st, Func::Along, [l[7], l[5], l[10]]);
-                    run.locals[11] = v;
-                }
-                {
-                    let l = &run.locals[..10];
-                    let v = [l[2], l[9], Value::None];
-                    run.effect(st, Effect::Remove, v, ats[12])?;
-                    if run.result.is_some() {
-                        pc = 18;
-                        continue;
-                    }
-                }
-                {
-                    let node = &ex.program().choices[1];
-                    return ex.choose(run, st, node);
-                }
-            }
-            14 => {
-                {
-                    let l = &run.locals[..11];
-                    if !((l[10] == Value::Int(51))) {
-                        pc = 17;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..13];
-                    let v = [l[3], l[12], Value::None];
-                    run.effect(st, Effect::Place, v, ats[15])?;
-                    if run.result.is_some() {
-                        pc = 18;
-                        continue;
-                    }
-                }
-                {
-                    pc = 18;
-                    continue;
-                }
-            }
-            17 => {
-                {
-                    let l = &run.locals[..13];
-                    let v = [l[2], l[12], Value::None];
-                    run.effect(st, Effect::Place, v, ats[17])?;
-                    if run.result.is_some() {
-                        pc = 18;
-                        continue;
-                    }
-                }
-                pc = 18;
-                continue;
-            }
-            18 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
 fn runner_c9f73bb55cac1c9a<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
     let g = ex.game();
     let ats = &ex.program().ats;
@@ -84143,123 +84273,6 @@ fn runner_d6dac7493ab9c243<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st:
                 continue;
             }
             7 => {
-                {
-                    return ex.end(run, st);
-                }
-            }
-            _ => return Err(run.error(0, "no such operation".into())),
-        }
-    }
-}
-
-fn runner_d7a21730f84e3cf9<'g>(ex: &mut Executor<'g, '_>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize) -> Done {
-    let g = ex.game();
-    let ats = &ex.program().ats;
-    let _ = (g, ats);
-    loop {
-        match pc {
-            0 => {
-                {
-                    let v = Value::Site(74);
-                    run.locals[0] = v;
-                }
-                {
-                    if !((st.vars[2] > 0i64)) {
-                        pc = 3;
-                        continue;
-                    }
-                }
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, st.vars[2], 1i64))]);
-                    run.locals[0] = v;
-                }
-                pc = 3;
-                continue;
-            }
-            3 => {
-                {
-                    let v = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(0), Value::Int(arith(BinOp::Sub, arith(BinOp::Add, st.vars[2], run.position_ambient(st, Ambient::Throw).int()), 1i64))]);
-                    run.locals[1] = v;
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(1), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 7;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                {
-                    pc = 9;
-                    continue;
-                }
-            }
-            7 => {
-                {
-                    let l = &run.locals[..2];
-                    if !(((run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int() >= 0i64) && (Value::Int(arith(BinOp::Rem, run.call_values(st, Func::IndexOn, [Value::Track(2), l[1], Value::None]).int(), 3i64)) == Value::Int(0)))) {
-                        pc = 9;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = (match l[1] { Value::Site(s) => g.board.along(2, s, 1).map_or(Value::None, Value::Site), _ => Value::None });
-                    run.locals[1] = v;
-                }
-                pc = 9;
-                continue;
-            }
-            9 => {
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] != l[0])) {
-                        pc = 11;
-                        continue;
-                    }
-                }
-                {
-                    let l = &run.locals[..2];
-                    let v = [Value::Piece(2), l[0], l[1]];
-                    run.effect(st, Effect::Move, v, ats[10])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 11;
-                continue;
-            }
-            11 => {
-                {
-                    let l = &run.locals[..2];
-                    let slot = 2;
-                    let n = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[1], Value::None]).int(), 1i64);
-                    st.assign_var(slot, AssignOp::Set, n);
-                }
-                {
-                    let l = &run.locals[..2];
-                    if !((l[1] == Value::Site(67))) {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                {
-                    let v = [Value::Player(2), Value::None, Value::None];
-                    run.effect(st, Effect::Win, v, ats[13])?;
-                    if run.result.is_some() {
-                        pc = 14;
-                        continue;
-                    }
-                }
-                pc = 14;
-                continue;
-            }
-            14 => {
                 {
                     return ex.end(run, st);
                 }
@@ -98044,17 +98057,6 @@ fn filter_004fbf8e58483c56(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_020e82cf9c963c06(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..3];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(3), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()))))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
-        _ => false,
-    })
-}
-
 fn filter_027b64f88770b353(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98088,13 +98090,65 @@ fn filter_035bd11ebb0f2ac2(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_063d78d702c31a17(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_04b595fb1a805122(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..27];
+    let l = &run.locals[..14];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]) != Value::None) && ((51i64 < l[19].int()) || ((Value::Int(51) == l[19]) && (l[22].int() <= l[20].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[2], Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[5], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[6], Value::None]).truthy())) || (l[18].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[10], l[26], l[22]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int() < l[19].int()) || ((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]) == l[19]) && (l[22].int() <= l[20].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[2], Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[5], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[6], Value::None]).truthy())) || (l[18].int() < 3i64))))),
+        4 => {
+            let mut m0: Option<Value> = None;
+            (((l[13] != Value::None) && (((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int()))) || ((l[12] == l[4]) && !((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy())))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy() || run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[13], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[13], Value::Site(x) if st.count(g, x, 5) > 0))) && (!(matches!(l[13], Value::Site(x) if st.count(g, x, 0) > 0)) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            let mut m2: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) != Value::None)) && ((((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int() < l[4].int()) || (((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))) == l[4]) && (l[7].int() <= l[5].int()))) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None]))) == l[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(1), Value::None]).truthy()) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) == l[12])) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
+fn filter_06396ac4c89485df(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..10];
+    Ok(match which {
+        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
+        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
+        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
+        8 => (l[6] != l[3]),
+        9 => (((l[8] != l[3]) && (l[8] != l[6])) && (run.var_of(st, 0, l[8]).int() > run.var_of(st, 0, l[6]).int())),
+        10 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
+        12 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        13 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_068b4f4b8bc2ed90(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..16];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))) != Value::None) && ((51i64 < l[8].int()) || ((Value::Int(51) == l[8]) && (l[11].int() <= l[9].int())))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(1), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((((((!(run.call_values(st, Func::Tagged, [l[15], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))) != Value::None)) && (((((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() < l[8].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))) == l[8]) && (l[11].int() <= l[9].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() > l[3].int())) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int()) < l[8].int())))) && !((((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() > l[3].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int())) == l[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[8]]), Value::Int(0), Value::None]).truthy()))) || (((l[8] == Value::Int(11)) && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() < 51i64)) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int()) > 51i64))) || (((l[8].int() < 11i64) && (l[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int())) == Value::Int(51))))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 1).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 2).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 3).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 4).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Piece(1), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -98112,13 +98166,34 @@ fn filter_06de279a4557067c(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_0828e20151fe8d3f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_06e17253561e3cfe(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..27];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))) != Value::None) && ((51i64 < l[19].int()) || ((Value::Int(51) == l[19]) && (l[22].int() <= l[20].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[2], Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[5], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[7], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[6], Value::None]).truthy())) || (l[18].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int() < l[19].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))) == l[19]) && (l[22].int() <= l[20].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[2], Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[5], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[6], Value::None]).truthy())) || (l[18].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
+fn filter_07737e3c42f22bb8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..7];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
@@ -98129,17 +98204,6 @@ fn filter_08567b313abdf8a1(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     let l = &run.locals[..1];
     Ok(match which {
         0 => (((l[0] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), run.position_ambient(st, Ambient::Throw)])) && (run.call_values(st, Func::Count, [Value::Site(4), Value::Piece(1), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[0], Value::Int(5), Value::None]).truthy() || !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)))),
-        _ => false,
-    })
-}
-
-fn filter_085d7465d18fd1dc(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
         _ => false,
     })
 }
@@ -98157,14 +98221,56 @@ fn filter_08ffbb8ce7dcba12(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_0cdb8c2cd0aef80f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_097cca41237ff3b0(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..9];
+    let l = &run.locals[..10];
     Ok(match which {
-        2 => (run.call_values(st, Func::HeldWorth, [l[8], Value::None, Value::None]).int() > 0i64),
-        3 => ((run.call_values(st, Func::Has, [l[6], l[0], Value::None]).truthy() && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[1], l[6], Value::None]).int(), l[3].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [l[1], l[6], Value::None]).int() > 0i64) || (l[4] == Value::Int(1)))),
-        4 => ((l[7] == l[2]) && run.call_values(st, Func::Has, [l[7], l[0], Value::None]).truthy()),
+        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
+        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
+        6 => (run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy() && (run.var_of(st, 0, l[2]).int() > 2i64)),
+        7 => ((l[3] != l[2]) && (run.var_of(st, 9, l[3]) == Value::Int(0))),
+        9 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
+        10 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
+        12 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        13 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_0aa97fec35000d15(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy())))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
+        _ => false,
+    })
+}
+
+fn filter_0be0885c38a635d1(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
@@ -98180,13 +98286,22 @@ fn filter_0d7d27eedf2948f6(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_0e09a67730d78524(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_0f9884dfe22dc8d8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..3];
+    let l = &run.locals[..13];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy())))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
+        0 => {
+            let mut m0: Option<Value> = None;
+            (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+        }
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
         _ => false,
     })
 }
@@ -98199,17 +98314,6 @@ fn filter_0fa7e0d2a2a215a2(run: &Run<'_>, st: &State, which: u16) -> Result<bool
         0 => (((run.call_values(st, Func::Count, [l[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [l[0], Value::Int(4), Value::None]).truthy())) && (((matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0) || matches!(l[0], Value::Site(x) if st.count(g, x, 2) > 0)) || matches!(l[0], Value::Site(x) if st.count(g, x, 4) > 0)) || matches!(l[0], Value::Site(x) if st.count(g, x, 6) > 0))),
         1 => (((((l[1] == Value::Int(0)) && matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) || ((l[1] == Value::Int(1)) && matches!(l[0], Value::Site(x) if st.count(g, x, 2) > 0))) || ((l[1] == Value::Int(2)) && matches!(l[0], Value::Site(x) if st.count(g, x, 4) > 0))) || ((l[1] == Value::Int(3)) && matches!(l[0], Value::Site(x) if st.count(g, x, 6) > 0))),
         2 => (l[7] == l[6]),
-        _ => false,
-    })
-}
-
-fn filter_0fb813e27fa46052(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..12];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[4], Value::None]).truthy())))),
-        2 => ((l[11] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])) && l[10].truthy()),
         _ => false,
     })
 }
@@ -98238,6 +98342,24 @@ fn filter_1272fb0c3e5164a2(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_12c963052fc7f5d4(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..12];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
 fn filter_13afef24f95ab640(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98249,16 +98371,17 @@ fn filter_13afef24f95ab640(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_13ce1f486f881105(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_13c20a2e975d6021(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..13];
+    let l = &run.locals[..6];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
+        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
+        3 => {
+            let mut m0: Option<Value> = None;
+            ((matches!(l[3], Value::Site(x) if st.count(g, x, 0) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+        }
+        4 => ((l[4] == Value::Site(2)) && matches!(l[4], Value::Site(x) if st.count(g, x, 0) > 0)),
         _ => false,
     })
 }
@@ -98331,6 +98454,24 @@ fn filter_189ea8fdc2aebd8b(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_18b3bb275af31f88(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..16];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))) != Value::None) && ((51i64 < l[8].int()) || ((Value::Int(51) == l[8]) && (l[11].int() <= l[9].int())))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(0), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((((((!(run.call_values(st, Func::Tagged, [l[15], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))) != Value::None)) && (((((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() < l[8].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))) == l[8]) && (l[11].int() <= l[9].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() > l[3].int())) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int()) < l[8].int())))) && !((((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() > l[3].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int())) == l[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[8]]), Value::Int(0), Value::None]).truthy()))) || (((l[8] == Value::Int(11)) && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() < 51i64)) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int()) > 51i64))) || (((l[8].int() < 11i64) && (l[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int())) == Value::Int(51))))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 2).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 3).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 4).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Piece(0), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
 fn filter_1a9a21058b3edc13(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98389,6 +98530,24 @@ fn filter_1d9f75f97cb192c1(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_1e486f84ff791ae8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..12];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
 fn filter_1f4a42f28616c0a3(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98400,44 +98559,42 @@ fn filter_1f4a42f28616c0a3(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_1fddbe4559d8f30f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_205408e31736cad1(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() < 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() >= 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        _ => false,
+    })
+}
+
+fn filter_235caebfc7c76a99(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..10];
     Ok(match which {
         0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        1 => (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        1 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
         3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
         5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
         7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
-        8 => (l[6] != l[3]),
-        9 => (((l[8] != l[3]) && (l[8] != l[6])) && (run.var_of(st, 0, l[8]).int() > run.var_of(st, 0, l[6]).int())),
-        10 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
-        12 => (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        13 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
-        _ => false,
-    })
-}
-
-fn filter_223f54a8774e8aaf(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..14];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]) != Value::None) && ((51i64 < l[5].int()) || ((Value::Int(51) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(1), Value::None]).truthy()) || (l[4].int() < 3i64))))),
-        5 => ((((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]) != Value::None)) && ((l[1] == Value::Int(0)) || ((l[13] == Value::Site(69)) && (l[7].int() < l[1].int())))) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]).int() < l[5].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(1), Value::None]).truthy()) || (l[4].int() < 3i64))))),
-        _ => false,
-    })
-}
-
-fn filter_23b573048be22b77(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..12];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64))))),
+        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
+        10 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        11 => (run.var_of(st, 14, l[6]) == Value::Int(1)),
+        12 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
         _ => false,
     })
 }
@@ -98466,16 +98623,20 @@ fn filter_24fbd3f999b8acde(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_2837ce93312966bf(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_284f45fffecfd66a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..13];
+    let l = &run.locals[..14];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[6].int()) || ((Value::Int(51) == l[6]) && (l[9].int() <= l[7].int())))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(5), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))) != Value::None)) && (((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int() < l[6].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))) == l[6]) && (l[9].int() <= l[7].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int(), l[9].int())) != l[6])))) || ((l[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int(), l[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(5), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(3), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(7), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -98515,6 +98676,24 @@ fn filter_29956ca9728c8620(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_29c23c3eaf7fe2d5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..27];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))) != Value::None) && ((51i64 < l[19].int()) || ((Value::Int(51) == l[19]) && (l[22].int() <= l[20].int())))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[4], Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[6], Value::None]).truthy())) || (l[18].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))) != Value::None)) && (((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int() < l[19].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))) == l[19]) && (l[22].int() <= l[20].int()))) && !(((l[15].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int() > l[14].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[22].int())) != l[19])))) || ((l[19] == l[14]) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[22].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[3], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[5], Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[6], Value::None]).truthy())) || (l[18].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
 fn filter_2a55e1442e094793(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98550,6 +98729,20 @@ fn filter_2e5d5a64309c58fd(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_31640dc44ef57edf(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        _ => false,
+    })
+}
+
 fn filter_317aa5c0143fed62(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98561,24 +98754,48 @@ fn filter_317aa5c0143fed62(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_3324d704cb8afe9f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_328290ea5b3583da(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..25];
+    let l = &run.locals[..14];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]) != Value::None) && ((51i64 < l[17].int()) || ((Value::Int(51) == l[17]) && (l[20].int() <= l[18].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]), l[6], Value::None]).truthy()) || (l[16].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[24], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[10], l[24], l[20]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [l[10], l[24], Value::None]).int() < l[17].int()) || ((run.call_values(st, Func::IndexOn, [l[10], l[24], Value::None]) == l[17]) && (l[20].int() <= l[18].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[24], l[20]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[24], l[20]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[24], l[20]]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[24], l[20]]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[24], l[20]]), l[6], Value::None]).truthy()) || (l[16].int() < 3i64))))),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[5].int()) || ((Value::Int(51) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))) != Value::None)) && ((l[1] == Value::Int(0)) || ((l[13] == Value::Site(69)) && (l[7].int() < l[1].int())))) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int() < l[5].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+        }
         _ => false,
     })
 }
 
-fn filter_3468f00a7f3f4ae3(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_33e3f3af0e014f27(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy())))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
+        _ => false,
+    })
+}
+
+fn filter_35a99662b6c358ef(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..12];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64))))),
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))), l[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))), l[2], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))), l[3], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]))), l[4], Value::None]).truthy())))))
+        }
+        1 => (l[11] == run.call_values(st, Func::Along, [l[8], l[5], l[10]])),
         _ => false,
     })
 }
@@ -98605,13 +98822,19 @@ fn filter_384f7ff0d374254b(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_3bcb78ba186026e1(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_3f402c6b313899b3(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..14];
+    let l = &run.locals[..13];
     Ok(match which {
-        4 => (((l[13] != Value::None) && (((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int()))) || ((l[12] == l[4]) && !(run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[13], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[13], Value::Site(x) if st.count(g, x, 5) > 0))) && (!(matches!(l[13], Value::Site(x) if st.count(g, x, 0) > 0)) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]) != Value::None)) && (((run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]) == l[4]) && (l[7].int() <= l[5].int()))) || ((run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None]) == l[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Piece(1), Value::None]).truthy()) || (run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]) == l[12])) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64))))),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
         _ => false,
     })
 }
@@ -98629,12 +98852,86 @@ fn filter_4065a753ec62bcb9(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_412c86951eff6bab(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        _ => false,
+    })
+}
+
 fn filter_42ffd231f53e2a99(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..2];
     Ok(match which {
         1 => matches!(l[1], Value::Site(x) if st.site_is_empty(g, x)),
+        _ => false,
+    })
+}
+
+fn filter_435bd0fa6d58a9a5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        _ => false,
+    })
+}
+
+fn filter_441f8e76aa597a60(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..6];
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
+        3 => {
+            let mut m0: Option<Value> = None;
+            ((matches!(l[3], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+        }
+        4 => ((l[4] == Value::Site(14)) && matches!(l[4], Value::Site(x) if st.count(g, x, 1) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_45416a97695dce37(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy())))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
+        _ => false,
+    })
+}
+
+fn filter_465994ec7f1f2e50(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+        }
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
@@ -98652,46 +98949,19 @@ fn filter_46fe623e299a0cfa(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_488cfce786fa0214(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_488e48ac77a1ca29(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..16];
+    let l = &run.locals[..13];
     Ok(match which {
-        4 => (((((((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]) != Value::None) && ((51i64 < l[8].int()) || ((Value::Int(51) == l[8]) && (l[11].int() <= l[9].int())))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Piece(0), Value::None]).truthy()) || (l[7].int() < 3i64))))),
-        5 => (((((((!(run.call_values(st, Func::Tagged, [l[15], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]) != Value::None)) && ((((((run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int() < l[8].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]) == l[8]) && (l[11].int() <= l[9].int()))) && !(((l[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int() > l[3].int())) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int(), l[11].int()) < l[8].int())))) && !((((l[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int() > l[3].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int(), l[11].int())) == l[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[8]]), Value::Int(0), Value::None]).truthy()))) || (((l[8] == Value::Int(11)) && (run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int() < 51i64)) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int(), l[11].int()) > 51i64))) || (((l[8].int() < 11i64) && (l[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]).int(), l[11].int())) == Value::Int(51))))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 2).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 3).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 4).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]), Value::Piece(0), Value::None]).truthy()) || (l[7].int() < 3i64))))),
-        _ => false,
-    })
-}
-
-fn filter_498796baffa15fd9(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..14];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]) != Value::None) && ((51i64 < l[5].int()) || ((Value::Int(51) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(0), Value::None]).truthy()) || (l[4].int() < 3i64))))),
-        5 => ((((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]) != Value::None)) && ((l[1] == Value::Int(0)) || ((l[13] == Value::Site(70)) && (l[7].int() < l[1].int())))) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]).int() < l[5].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(0), Value::None]).truthy()) || (l[4].int() < 3i64))))),
-        _ => false,
-    })
-}
-
-fn filter_49faa5f28291207e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        _ => false,
-    })
-}
-
-fn filter_4d3bc3c447f7ca45(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..11];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[3], Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[4], Value::None]).truthy()))))),
-        1 => (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
         _ => false,
     })
 }
@@ -98702,17 +98972,6 @@ fn filter_540849ebc66a80a1(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     let l = &run.locals[..3];
     Ok(match which {
         1 => (matches!(l[1], Value::Site(x) if st.site_is_empty(g, x)) && matches!(l[2], Value::Site(x) if st.site_is_empty(g, x))),
-        _ => false,
-    })
-}
-
-fn filter_55058159dd8cafe7(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
         _ => false,
     })
 }
@@ -98739,13 +98998,16 @@ fn filter_57952a36377c4996(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_5800fe944a1d78ad(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_5890ef195a707ae7(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..12];
+    let l = &run.locals[..11];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64))))),
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(0), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[2], Value::None]).truthy())))
+        }
+        1 => (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])),
         _ => false,
     })
 }
@@ -98760,13 +99022,20 @@ fn filter_5980049880f50b09(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_5f0ad61c6de763ac(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_5bc45fc6d389ff49(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..11];
+    let l = &run.locals[..7];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[4], Value::None]).truthy())))),
-        1 => (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])),
+        0 => {
+            let mut m0: Option<Value> = None;
+            (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+        }
+        2 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() < 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() >= 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
@@ -98793,6 +99062,45 @@ fn filter_5f16c84ac03f005f(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_5f61293b28571cd9(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..4];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()))))
+        }
+        2 => ((l[3] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])) && l[2].truthy()),
+        _ => false,
+    })
+}
+
+fn filter_61833e0a0a7c4c95(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..10];
+    Ok(match which {
+        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
+        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
+        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
+        10 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        12 => (run.var_of(st, 12, l[6]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
 fn filter_62fdcbb2d3d2f477(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -98814,23 +99122,31 @@ fn filter_64431bc67a59b635(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_6622dea424c05bb6(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..28];
-    Ok(match which {
-        4 => (((l[27] != Value::None) && (((51i64 < l[18].int()) || ((Value::Int(51) == l[18]) && (l[21].int() <= l[19].int()))) || ((l[26] == l[18]) && !(run.call_values(st, Func::Tagged, [l[27], Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [l[27], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[27], Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [l[27], l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [l[27], l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [l[27], l[6], Value::None]).truthy()) || (l[17].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]) != Value::None)) && (((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int() < l[18].int()) || ((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]) == l[18]) && (l[21].int() <= l[19].int()))) || ((run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None]) == l[18]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], l[18]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]), l[2], Value::None]).truthy()) || (run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]) == l[26])) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int()), l[21].int())), Value::None])]), l[6], Value::None]).truthy()) || (l[17].int() < 3i64))))),
-        _ => false,
-    })
-}
-
 fn filter_66f36a091ca6661b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..2];
     Ok(match which {
         0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        _ => false,
+    })
+}
+
+fn filter_67fcf3ca7c10233e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..14];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            (((l[13] != Value::None) && (((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int()))) || ((l[12] == l[4]) && !((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy())))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy() || run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[13], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[13], Value::Site(x) if st.count(g, x, 4) > 0))) && (!(matches!(l[13], Value::Site(x) if st.count(g, x, 1) > 0)) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            let mut m2: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) != Value::None)) && ((((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int() < l[4].int()) || (((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))) == l[4]) && (l[7].int() <= l[5].int()))) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None]))) == l[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(0), Value::None]).truthy()) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) == l[12])) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -98951,17 +99267,6 @@ fn filter_742f2b172174ec38(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_7516070d17162ada(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..2];
-    Ok(match which {
-        0 => (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
-        1 => (run.var_of(st, 12, l[1]) == Value::Int(1)),
-        _ => false,
-    })
-}
-
 fn filter_75b2045fa87c091b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99008,35 +99313,12 @@ fn filter_77d7cdb97b0b9d8b(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_7910eabadcd279c5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..6];
-    Ok(match which {
-        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
-        3 => ((matches!(l[3], Value::Site(x) if st.count(g, x, 2) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]).int(), l[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]).int() > 0i64) || (l[1] == Value::Int(1)))),
-        4 => ((l[4] == Value::Site(22)) && matches!(l[4], Value::Site(x) if st.count(g, x, 2) > 0)),
-        _ => false,
-    })
-}
-
 fn filter_795a535d8b978d34(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..1];
     Ok(match which {
         0 => (matches!(l[0], Value::Site(x) if st.site_is_empty(g, x)) && ((l[0] == Value::Site(2)) || (run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(0), Value::None]).int() < 3i64))),
-        _ => false,
-    })
-}
-
-fn filter_7ad7a14325146d51(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..11];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]), l[2], Value::None]).truthy()))),
-        1 => (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])),
         _ => false,
     })
 }
@@ -99054,13 +99336,17 @@ fn filter_7bf2a58a21c19eb7(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_7c590bb9f9f8b77c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_7c912fb88e1c80fc(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..7];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() < 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() >= 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
@@ -99096,25 +99382,49 @@ fn filter_7dcd2b031f157339(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_7def84d1dc38a914(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_7e860af50c869de8(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..6];
+    let l = &run.locals[..7];
     Ok(match which {
-        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
-        3 => ((matches!(l[3], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]).int(), l[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]).int() > 0i64) || (l[1] == Value::Int(1)))),
-        4 => ((l[4] == Value::Site(14)) && matches!(l[4], Value::Site(x) if st.count(g, x, 1) > 0)),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
 
-fn filter_80cf99140bad0d09(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_7ee005348e6bd90a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..4];
+    let l = &run.locals[..7];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy())))),
-        2 => ((l[3] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])) && l[2].truthy()),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() < 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() >= 7i64) && run.call_values(st, Func::Has, [(*m1.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        _ => false,
+    })
+}
+
+fn filter_8079fe73845fe434(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..14];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[5].int()) || ((Value::Int(51) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))) != Value::None)) && ((l[1] == Value::Int(0)) || ((l[13] == Value::Site(70)) && (l[7].int() < l[1].int())))) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int() < l[5].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -99162,14 +99472,43 @@ fn filter_84e88823500f1aad(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_88ffee739dd91c71(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_858ef0abef260b7b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..6];
+    let l = &run.locals[..10];
     Ok(match which {
-        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
-        3 => ((matches!(l[3], Value::Site(x) if st.count(g, x, 0) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int(), l[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() > 0i64) || (l[1] == Value::Int(1)))),
-        4 => ((l[4] == Value::Site(2)) && matches!(l[4], Value::Site(x) if st.count(g, x, 0) > 0)),
+        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
+        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
+        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
+        10 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_87389cf56dd6cbe4(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..7];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+        }
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
         _ => false,
     })
 }
@@ -99181,17 +99520,6 @@ fn filter_899ea9b490a47063(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     Ok(match which {
         0 => (((run.call_values(st, Func::Count, [l[0], Value::None, Value::None]).int() > 0i64) && !(run.call_values(st, Func::Tagged, [l[0], Value::Int(4), Value::None]).truthy())) && (((matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) || matches!(l[0], Value::Site(x) if st.count(g, x, 3) > 0)) || matches!(l[0], Value::Site(x) if st.count(g, x, 5) > 0)) || matches!(l[0], Value::Site(x) if st.count(g, x, 7) > 0))),
         2 => ((l[6] == l[5]) && (!(run.call_values(st, Func::Tagged, [l[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match l[6] { Value::Site(x) => st.count(g, x, 1) as i64, _ => 0 }), (match l[6] { Value::Site(x) => st.count(g, x, 3) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 7) as i64, _ => 0 }))) == Value::Int(0)))),
-        _ => false,
-    })
-}
-
-fn filter_89e39ffed8cc4079(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..3];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(9), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(8), Value::None]).truthy()))))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
         _ => false,
     })
 }
@@ -99250,13 +99578,16 @@ fn filter_9008b28232c4d821(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_90b860932a895f5c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_90a3c8690c642bfc(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..7];
+    let l = &run.locals[..11];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[4], Value::None]).truthy()))))
+        }
+        1 => (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])),
         _ => false,
     })
 }
@@ -99268,6 +99599,90 @@ fn filter_9255c9321bae85a3(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     Ok(match which {
         0 => ((l[3] == l[2]) && run.call_values(st, Func::Has, [l[3], l[0], Value::None]).truthy()),
         1 => (l[4] == run.call_values(st, Func::Along, [l[1], l[2], Value::Int(5)])),
+        _ => false,
+    })
+}
+
+fn filter_92be5f7d41841ac6(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy())))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), l[1]])),
+        _ => false,
+    })
+}
+
+fn filter_940e07f45eae212e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
+        _ => false,
+    })
+}
+
+fn filter_94a3b13522d2e5f2(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..2];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+        }
+        1 => (run.var_of(st, 12, l[1]) == Value::Int(1)),
+        _ => false,
+    })
+}
+
+fn filter_959e2742fb26da8b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..10];
+    Ok(match which {
+        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        1 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
+        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
+        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
+        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
+        10 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
+        _ => false,
+    })
+}
+
+fn filter_978275f011c6ba16(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..12];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -99295,13 +99710,20 @@ fn filter_9b44bdebf1a4709d(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_9c25c42eeca8391c(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_9b73e3e52881b425(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..3];
+    let l = &run.locals[..29];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), l[1]])),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]))) != Value::None) && ((51i64 < l[21].int()) || ((Value::Int(51) == l[21]) && (l[24].int() <= l[22].int())))) && ((l[24].int() < 2i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(52)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 3i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(53)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 4i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(54)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 5i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(55)]), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]))), l[6], Value::None]).truthy()) || (l[20].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((((((!(run.call_values(st, Func::Tagged, [l[28], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[28], l[24]]))) != Value::None)) && (((((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int() < l[21].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))) == l[21]) && (l[24].int() <= l[22].int()))) && !(((l[15].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int() > l[16].int())) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int(), l[24].int()) < l[21].int())))) && !((((l[15].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int() > l[16].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int(), l[24].int())) == l[21])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], l[21]]), Value::Int(0), Value::None]).truthy()))) || (((l[21] == l[14]) && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int() < 51i64)) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int(), l[24].int()) > 51i64))) || (((l[21].int() < l[14].int()) && (l[17].int() > l[14].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]))).int(), l[24].int())) == Value::Int(51))))) && ((l[24].int() < 2i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(1)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 3i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(2)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 4i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(3)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 5i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(4)]), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[28], l[24]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[28], l[24]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[28], l[24]]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[28], l[24]]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[28], l[24]]))), l[6], Value::None]).truthy()) || (l[20].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -99328,54 +99750,38 @@ fn filter_9db9162a1a9771cd(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_a0a77f78b7cd0d8d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_a3131da7b82a6715(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..7];
+    let l = &run.locals[..27];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))) != Value::None) && ((51i64 < l[18].int()) || ((Value::Int(51) == l[18]) && (l[22].int() <= l[19].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]))), l[6], Value::None]).truthy()) || (l[17].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            ((((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))) != Value::None)) && ((l[14] == Value::Int(0)) || ((l[26] == l[8]) && (l[20].int() < l[14].int())))) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int() < l[18].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))) == l[18]) && (l[22].int() <= l[19].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[26], l[22]]))), l[6], Value::None]).truthy()) || (l[17].int() < 3i64)))))
+        }
         _ => false,
     })
 }
 
-fn filter_a2790ee1aeb92723(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_a576d1e71d4872ac(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..14];
+    let l = &run.locals[..12];
     Ok(match which {
-        4 => (((l[13] != Value::None) && (((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int()))) || ((l[12] == l[4]) && !(run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[13], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[13], Value::Site(x) if st.count(g, x, 4) > 0))) && (!(matches!(l[13], Value::Site(x) if st.count(g, x, 1) > 0)) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]) != Value::None)) && (((run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]) == l[4]) && (l[7].int() <= l[5].int()))) || ((run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None]) == l[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Piece(0), Value::None]).truthy()) || (run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]) == l[12])) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]).int()), l[7].int())), Value::None])]), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64))))),
-        _ => false,
-    })
-}
-
-fn filter_a90529b48dbfb1c6(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        _ => false,
-    })
-}
-
-fn filter_a998e43bb3dc2051(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..10];
-    Ok(match which {
-        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        1 => (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
-        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
-        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
-        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
-        10 => (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
-        12 => (run.var_of(st, 12, l[6]) == Value::Int(1)),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -99428,46 +99834,6 @@ fn filter_ac902d862c96dd98(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_ae4202a56abb65bf(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..10];
-    Ok(match which {
-        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        1 => (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
-        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
-        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
-        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
-        10 => (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
-        _ => false,
-    })
-}
-
-fn filter_aeade7ec34c1d6d2(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        _ => false,
-    })
-}
-
-fn filter_aebe0e66ca8d8e43(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..3];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(9), Value::None]).truthy()))))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
-        _ => false,
-    })
-}
-
 fn filter_b143a54d43d5d0e7(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99481,13 +99847,19 @@ fn filter_b143a54d43d5d0e7(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_b21bedfc4c48b329(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_b284732b6fe62430(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..12];
+    let l = &run.locals[..13];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64))))),
+        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
+        2 => {
+            let mut m0: Option<Value> = None;
+            (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy()))
+        }
+        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
+        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
         _ => false,
     })
 }
@@ -99502,6 +99874,20 @@ fn filter_b42cafb9a1f3c5cc(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_b5ea0c01227e7f06(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(3), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy())))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
+        _ => false,
+    })
+}
+
 fn filter_b6e5312232ee5c31(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99509,18 +99895,6 @@ fn filter_b6e5312232ee5c31(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     Ok(match which {
         0 => (matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0) && (l[0] != Value::Site(26))),
         1 => (l[5] == l[4]),
-        _ => false,
-    })
-}
-
-fn filter_b72570af56edca50(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..6];
-    Ok(match which {
-        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
-        3 => ((matches!(l[3], Value::Site(x) if st.count(g, x, 3) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]).int(), l[0].int())) == Value::Int(9))) && ((run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]).int() > 0i64) || (l[1] == Value::Int(1)))),
-        4 => ((l[4] == Value::Site(10)) && matches!(l[4], Value::Site(x) if st.count(g, x, 3) > 0)),
         _ => false,
     })
 }
@@ -99538,35 +99912,31 @@ fn filter_b86b46f58a08c7d3(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_bbe6eb6fa4a9c811(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_b893ba1089b1a109(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..4];
+    let l = &run.locals[..9];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy())))),
-        2 => ((l[3] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])) && l[2].truthy()),
+        2 => (run.call_values(st, Func::HeldWorth, [l[8], Value::None, Value::None]).int() > 0i64),
+        3 => {
+            let mut m0: Option<Value> = None;
+            ((run.call_values(st, Func::Has, [l[6], l[0], Value::None]).truthy() && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[1], l[6], Value::None]))).int(), l[3].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[1], l[6], Value::None]))).int() > 0i64) || (l[4] == Value::Int(1))))
+        }
+        4 => ((l[7] == l[2]) && run.call_values(st, Func::Has, [l[7], l[0], Value::None]).truthy()),
         _ => false,
     })
 }
 
-fn filter_bc32cb1cf4a4508d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_bd5c0168909e47a5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..14];
+    let l = &run.locals[..3];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]) != Value::None) && ((51i64 < l[6].int()) || ((Value::Int(51) == l[6]) && (l[9].int() <= l[7].int())))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(4), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(1), Value::None]).truthy())) || (l[5].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]) != Value::None)) && ((((run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]).int() < l[6].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]) == l[6]) && (l[9].int() <= l[7].int()))) && !(((l[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]).int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]).int(), l[9].int())) != l[6])))) || ((l[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]).int(), l[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(4), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(2), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(6), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]), Value::Piece(1), Value::None]).truthy())) || (l[5].int() < 3i64))))),
-        _ => false,
-    })
-}
-
-fn filter_bd5ce8a7dd284a5a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..27];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]) != Value::None) && ((51i64 < l[18].int()) || ((Value::Int(51) == l[18]) && (l[22].int() <= l[19].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[6], Value::None]).truthy()) || (l[17].int() < 3i64))))),
-        5 => ((((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[10], l[26], l[22]]) != Value::None)) && ((l[14] == Value::Int(0)) || ((l[26] == l[8]) && (l[20].int() < l[14].int())))) && ((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int() < l[18].int()) || ((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]) == l[18]) && (l[22].int() <= l[19].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[6], Value::None]).truthy()) || (l[17].int() < 3i64))))),
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy())))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
         _ => false,
     })
 }
@@ -99593,17 +99963,6 @@ fn filter_c1b5b80e1e01b7f5(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_c23ee79a518aac09(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..12];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]), l[0], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]), l[2], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]), l[3], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[8], l[9], run.position_ambient(st, Ambient::Throw)]), l[4], Value::None]).truthy()))))),
-        1 => (l[11] == run.call_values(st, Func::Along, [l[8], l[5], l[10]])),
-        _ => false,
-    })
-}
-
 fn filter_c3540e2b9103989f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99615,13 +99974,31 @@ fn filter_c3540e2b9103989f(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_c3e23024f235f204(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_c4b0a29f4d9358cc(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..3];
+    let l = &run.locals[..6];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(2), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()))))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
+        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
+        3 => {
+            let mut m0: Option<Value> = None;
+            ((matches!(l[3], Value::Site(x) if st.count(g, x, 3) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+        }
+        4 => ((l[4] == Value::Site(10)) && matches!(l[4], Value::Site(x) if st.count(g, x, 3) > 0)),
+        _ => false,
+    })
+}
+
+fn filter_c5d2ccf553cd2459(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..4];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()))))
+        }
+        2 => ((l[3] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])) && l[2].truthy()),
         _ => false,
     })
 }
@@ -99675,17 +100052,6 @@ fn filter_cde988d241e0c130(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_cec7d3225109e62e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..14];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]) != Value::None) && ((51i64 < l[6].int()) || ((Value::Int(51) == l[6]) && (l[9].int() <= l[7].int())))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(5), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]), Value::Piece(0), Value::None]).truthy())) || (l[5].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]) != Value::None)) && ((((run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]).int() < l[6].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]) == l[6]) && (l[9].int() <= l[7].int()))) && !(((l[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]).int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]).int(), l[9].int())) != l[6])))) || ((l[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]).int(), l[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(5), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(3), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(7), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]), Value::Piece(0), Value::None]).truthy())) || (l[5].int() < 3i64))))),
-        _ => false,
-    })
-}
-
 fn filter_ced76233851c1214(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99697,35 +100063,52 @@ fn filter_ced76233851c1214(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_cf30add39fed2613(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..3];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(8), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(9), Value::None]).truthy()))))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
-        _ => false,
-    })
-}
-
-fn filter_cf66e21665fe9a75(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..27];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]) != Value::None) && ((51i64 < l[19].int()) || ((Value::Int(51) == l[19]) && (l[22].int() <= l[20].int())))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[4], Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[22].int()))]), l[6], Value::None]).truthy())) || (l[18].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[10], l[26], l[22]]) != Value::None)) && ((((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int() < l[19].int()) || ((run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]) == l[19]) && (l[22].int() <= l[20].int()))) && !(((l[15].truthy() && (run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int() > l[14].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[22].int())) != l[19])))) || ((l[19] == l[14]) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]).int(), l[22].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[4], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[3], Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[5], Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[26], l[22]]), l[6], Value::None]).truthy())) || (l[18].int() < 3i64))))),
-        _ => false,
-    })
-}
-
-fn filter_cf894bb937335d45(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_cf0441d5c0cded66(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..12];
     Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64))))),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
+fn filter_d0cd4fdfee571036(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..25];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]))) != Value::None) && ((51i64 < l[17].int()) || ((Value::Int(51) == l[17]) && (l[20].int() <= l[18].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[20].int()))]))), l[6], Value::None]).truthy()) || (l[16].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[24], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[24], l[20]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[24], Value::None]))).int() < l[17].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[24], Value::None]))) == l[17]) && (l[20].int() <= l[18].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[24], l[20]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[24], l[20]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[24], l[20]]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[24], l[20]]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[24], l[20]]))), l[6], Value::None]).truthy()) || (l[16].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
+fn filter_d100fb23b741b553(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..11];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[3], Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[4], Value::None]).truthy())))))
+        }
+        1 => (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])),
         _ => false,
     })
 }
@@ -99753,6 +100136,20 @@ fn filter_d4aa02e3e66c1777(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_d591997686dd8a1e(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(2), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy())))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
+        _ => false,
+    })
+}
+
 fn filter_d703e3739bf35211(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99764,24 +100161,6 @@ fn filter_d703e3739bf35211(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_d71da8bcd1ac8583(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..10];
-    Ok(match which {
-        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        1 => (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
-        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
-        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
-        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
-        10 => (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        11 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
-        _ => false,
-    })
-}
-
 fn filter_d8d43cbaa44f670a(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99789,16 +100168,6 @@ fn filter_d8d43cbaa44f670a(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     Ok(match which {
         0 => ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[0], Value::Site(x) if st.count(g, x, 9) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))) && (!(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 8) > 0)))))),
         1 => (l[2] == l[0]),
-        _ => false,
-    })
-}
-
-fn filter_dd14c69f02453cd5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..1];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
         _ => false,
     })
 }
@@ -99825,6 +100194,20 @@ fn filter_df170ecb60e0fac0(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_e05f18c42025e5ef(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..3];
+    Ok(match which {
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy())))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), l[1]])),
+        _ => false,
+    })
+}
+
 fn filter_e1a45121e9178042(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -99836,13 +100219,35 @@ fn filter_e1a45121e9178042(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_e3152d603da3c768(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_e2756ee349465cdc(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..16];
+    let l = &run.locals[..12];
     Ok(match which {
-        4 => (((((((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]) != Value::None) && ((51i64 < l[8].int()) || ((Value::Int(51) == l[8]) && (l[11].int() <= l[9].int())))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]), Value::Piece(1), Value::None]).truthy()) || (l[7].int() < 3i64))))),
-        5 => (((((((!(run.call_values(st, Func::Tagged, [l[15], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]) != Value::None)) && ((((((run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int() < l[8].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]) == l[8]) && (l[11].int() <= l[9].int()))) && !(((l[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int() > l[3].int())) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int(), l[11].int()) < l[8].int())))) && !((((l[2].truthy() && (run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int() > l[3].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int(), l[11].int())) == l[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[8]]), Value::Int(0), Value::None]).truthy()))) || (((l[8] == Value::Int(11)) && (run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int() < 51i64)) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int(), l[11].int()) > 51i64))) || (((l[8].int() < 11i64) && (l[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]).int(), l[11].int())) == Value::Int(51))))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 1).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 2).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 3).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 4).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]), Value::Piece(1), Value::None]).truthy()) || (l[7].int() < 3i64))))),
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
+fn filter_e39bea20829d968d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..6];
+    Ok(match which {
+        2 => (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64),
+        3 => {
+            let mut m0: Option<Value> = None;
+            ((matches!(l[3], Value::Site(x) if st.count(g, x, 2) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+        }
+        4 => ((l[4] == Value::Site(22)) && matches!(l[4], Value::Site(x) if st.count(g, x, 2) > 0)),
         _ => false,
     })
 }
@@ -99853,17 +100258,6 @@ fn filter_e3e73651ed9c788a(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     let l = &run.locals[..9];
     Ok(match which {
         0 => (((l[8] == run.call_values(st, Func::Along, [l[7], l[5], run.position_ambient(st, Ambient::Throw)])) && (run.call_values(st, Func::Count, [l[4], l[2], Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[8], Value::Int(5), Value::None]).truthy() || !(run.call_values(st, Func::Has, [l[8], l[2], Value::None]).truthy()))),
-        _ => false,
-    })
-}
-
-fn filter_e5ca0ede2f516019(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..3];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(8), Value::None]).truthy()))))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
         _ => false,
     })
 }
@@ -99889,68 +100283,48 @@ fn filter_e8a24e87d4f67874(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_eadee33ebd5c8f3d(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..10];
-    Ok(match which {
-        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        1 => (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
-        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
-        7 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
-        8 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
-        10 => (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        11 => (run.var_of(st, 14, l[6]) == Value::Int(1)),
-        12 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
-        _ => false,
-    })
-}
-
-fn filter_eb16a84e40c5e013(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_e9cf0f8417710054(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     let l = &run.locals[..3];
     Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy()))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), l[1]])),
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()))))
+        }
+        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])),
         _ => false,
     })
 }
 
-fn filter_ed89cfd7d4bcd355(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_ed4562605f2de89b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..7];
+    let l = &run.locals[..1];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        0 => {
+            let mut m0: Option<Value> = None;
+            (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+        }
         _ => false,
     })
 }
 
-fn filter_ee78adf693da4b06(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_ed6c849a1f89adb3(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..13];
+    let l = &run.locals[..28];
     Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
-        _ => false,
-    })
-}
-
-fn filter_f07c00b8bd6d977f(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[3], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
+        4 => {
+            let mut m0: Option<Value> = None;
+            (((l[27] != Value::None) && (((51i64 < l[18].int()) || ((Value::Int(51) == l[18]) && (l[21].int() <= l[19].int()))) || ((l[26] == l[18]) && !((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[27], Value::Int(0), Value::None]))).truthy())))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[27], Value::Int(0), Value::None]))).truthy() || run.call_values(st, Func::Tagged, [l[27], Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [l[27], l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [l[27], l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [l[27], l[6], Value::None]).truthy()) || (l[17].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            let mut m2: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[26], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))) != Value::None)) && ((((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int() < l[18].int()) || (((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))) == l[18]) && (l[21].int() <= l[19].int()))) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None]))) == l[18]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], l[18]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))), l[2], Value::None]).truthy()) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))) == l[26])) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[10], l[8], (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int(), l[21].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, l[13].int(), (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[10], l[26], Value::None]))).int()), l[21].int())), Value::None])))]))), l[6], Value::None]).truthy()) || (l[17].int() < 3i64)))))
+        }
         _ => false,
     })
 }
@@ -99968,31 +100342,6 @@ fn filter_f0a2e0183f6222c7(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_f20ec07be93d9440(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..13];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::Tagged, [l[2], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[2], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        3 => ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        4 => ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64),
-        _ => false,
-    })
-}
-
-fn filter_f232c32a99118e26(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..3];
-    Ok(match which {
-        0 => ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]) != Value::None)) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]), Value::Piece(1), Value::None]).truthy())))),
-        1 => (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])),
-        _ => false,
-    })
-}
-
 fn filter_f26152795c507503(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100004,33 +100353,16 @@ fn filter_f26152795c507503(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_f41dbc2062ce60ac(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+fn filter_f4dae519af9789c2(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
-    let l = &run.locals[..10];
+    let l = &run.locals[..12];
     Ok(match which {
-        0 => ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        1 => (((run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        2 => (run.var_of(st, 14, l[1]) == Value::Int(1)),
-        3 => ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64),
-        5 => ((l[4] != l[2]) && (run.var_of(st, 0, l[4]).int() >= run.var_of(st, 0, l[2]).int())),
-        6 => (run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[2], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy() && (run.var_of(st, 0, l[2]).int() > 2i64)),
-        7 => ((l[3] != l[2]) && (run.var_of(st, 9, l[3]) == Value::Int(0))),
-        9 => ((run.var_of(st, 9, l[3]) == Value::Int(0)) && (run.var_of(st, 0, l[3]).int() < 7i64)),
-        10 => (run.var_of(st, 9, l[4]) == Value::Int(0)),
-        12 => (((run.call_values(st, Func::Tagged, [l[9], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[9], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[5], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        13 => run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy(),
-        _ => false,
-    })
-}
-
-fn filter_f4206e51ed0b8823(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..29];
-    Ok(match which {
-        4 => (((((((run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]) != Value::None) && ((51i64 < l[21].int()) || ((Value::Int(51) == l[21]) && (l[24].int() <= l[22].int())))) && ((l[24].int() < 2i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(52)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 3i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(53)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 4i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(54)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 5i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(55)]), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[8], Value::Int(arith(BinOp::Add, 51i64, l[24].int()))]), l[6], Value::None]).truthy()) || (l[20].int() < 3i64))))),
-        5 => (((((((!(run.call_values(st, Func::Tagged, [l[28], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [l[10], l[28], l[24]]) != Value::None)) && ((((((run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int() < l[21].int()) || ((run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]) == l[21]) && (l[24].int() <= l[22].int()))) && !(((l[15].truthy() && (run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int() > l[16].int())) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int(), l[24].int()) < l[21].int())))) && !((((l[15].truthy() && (run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int() > l[16].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int(), l[24].int())) == l[21])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[8], l[21]]), Value::Int(0), Value::None]).truthy()))) || (((l[21] == l[14]) && (run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int() < 51i64)) && (arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int(), l[24].int()) > 51i64))) || (((l[21].int() < l[14].int()) && (l[17].int() > l[14].int())) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[10], l[28], Value::None]).int(), l[24].int())) == Value::Int(51))))) && ((l[24].int() < 2i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(1)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 3i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(2)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 4i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(3)]), Value::None, Value::None]).truthy())) && ((l[24].int() < 5i64) || run.call_values(st, Func::Empty, [run.call_values(st, Func::Along, [l[10], l[28], Value::Int(4)]), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[28], l[24]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [l[10], l[28], l[24]]), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[28], l[24]]), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[28], l[24]]), l[4], Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [l[10], l[28], l[24]]), l[6], Value::None]).truthy()) || (l[20].int() < 3i64))))),
+        0 => {
+            let mut m0: Option<Value> = None;
+            ((!(run.call_values(st, Func::Tagged, [l[8], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [l[7], l[8], run.position_ambient(st, Ambient::Throw)]))), l[4], Value::None]).truthy()))))
+        }
+        2 => ((l[11] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])) && l[10].truthy()),
         _ => false,
     })
 }
@@ -100059,6 +100391,24 @@ fn filter_f7390619ddd472d0(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
+fn filter_fb930948f156ff8b(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let l = &run.locals[..14];
+    Ok(match which {
+        4 => {
+            let mut m0: Option<Value> = None;
+            ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[6].int()) || ((Value::Int(51) == l[6]) && (l[9].int() <= l[7].int())))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(4), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+        }
+        5 => {
+            let mut m0: Option<Value> = None;
+            let mut m1: Option<Value> = None;
+            (((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))) != Value::None)) && (((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int() < l[6].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))) == l[6]) && (l[9].int() <= l[7].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int(), l[9].int())) != l[6])))) || ((l[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int(), l[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(4), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(2), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(6), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+        }
+        _ => false,
+    })
+}
+
 fn filter_fc7d22590142e1f6(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100080,17 +100430,6 @@ fn filter_fcb4d470f9030dd7(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_fd42fcb704357d49(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..12];
-    Ok(match which {
-        4 => (((run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64))))),
-        5 => (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && (run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]) != Value::None)) && ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]).int() < l[4].int()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64))))),
-        _ => false,
-    })
-}
-
 fn filter_fe1f998f4ef572e5(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100102,21 +100441,17 @@ fn filter_fe1f998f4ef572e5(run: &Run<'_>, st: &State, which: u16) -> Result<bool
     })
 }
 
-fn filter_feff726989e20155(run: &Run<'_>, st: &State, which: u16) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    let l = &run.locals[..7];
-    Ok(match which {
-        0 => (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy()))),
-        2 => (((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() < 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(2), Value::None]).truthy()) || ((run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() >= 7i64) && run.call_values(st, Func::Has, [run.call_values(st, Func::Hand, [l[6], Value::None, Value::None]), Value::Piece(4), Value::None]).truthy())),
-        _ => false,
-    })
-}
-
 fn condition_03db7f189f51326f(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
     Ok(((Value::Int(st.vars[0]) == Value::Int(1)) && (run.position_ambient(st, Ambient::Throw) == Value::Int(5))))
+}
+
+fn condition_051d878014b3db86(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let mut m0: Option<Value> = None;
+    Ok(!((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))) == Value::Int(0))) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))).int() < 4i64))))
 }
 
 fn condition_06706f14c6dc85aa(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
@@ -100137,12 +100472,6 @@ fn condition_099cfed3e69cba56(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     Ok(((Value::Int(st.vars[14]) == Value::Int(1)) && (st.vars[0] > st.vars[1])))
 }
 
-fn condition_09f50e5a6669cad6(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    Ok(!((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 4i64))))
-}
-
 fn condition_0a890d93f19d20a7(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100153,12 +100482,6 @@ fn condition_14ae2befb9c717f1(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok((Value::Int(st.vars[12]) == Value::Int(1)))
-}
-
-fn condition_15d973b218175f2c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    Ok((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 4i64)))
 }
 
 fn condition_178dd2fc194fa343(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
@@ -100189,12 +100512,6 @@ fn condition_239cf17137b1c6e7(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok((Value::Int(st.vars[14]) == Value::Int(1)))
-}
-
-fn condition_27c97a314fffcb6f(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    Ok(((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (st.vars[25] >= 30i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 0i64)))
 }
 
 fn condition_29fd842bda22beda(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
@@ -100233,6 +100550,13 @@ fn condition_3208bb6908083e13(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     Ok((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]) == Value::Int(0)))
 }
 
+fn condition_333a34d9c3d037ea(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let mut m0: Option<Value> = None;
+    Ok((((Value::Int(st.vars[0]) == Value::Int(1)) && (run.position_ambient(st, Ambient::Throw) == Value::Int(1))) && (run.call_values(st, Func::Count, [run.call_values(st, Func::Hand, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::None, Value::None]), run.call_values(st, Func::PieceOf, [Value::Int(0), (*m0.get_or_insert_with(|| run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::None]), Value::None]).int() > 0i64)))
+}
+
 fn condition_39cf83b082ca3b47(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100255,6 +100579,13 @@ fn condition_4c2a7c9930d6b228(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok(((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]) == Value::Int(0)) && (st.vars[0] < st.vars[1])))
+}
+
+fn condition_534fb8199a9ea7dd(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let mut m0: Option<Value> = None;
+    Ok(((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))) == Value::Int(0))) || (st.vars[25] >= 30i64)) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))).int() < 0i64)))
 }
 
 fn condition_551485bf68e1f213(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
@@ -100393,6 +100724,13 @@ fn condition_7d980ba256c02257(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok(((arith(BinOp::Add, run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int(), run.position_ambient(st, Ambient::Throw).int()) <= 72i64) && ((run.var_of(st, 0, run.position_ambient(st, Ambient::Mover)).int() > 0i64) || (run.position_ambient(st, Ambient::Throw) == Value::Int(6)))))
+}
+
+fn condition_7f11bfc322990d39(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let mut m0: Option<Value> = None;
+    Ok(!(((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))) == Value::Int(0))) || (st.vars[25] >= 30i64)) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))).int() < 0i64))))
 }
 
 fn condition_7f2dbf106ada3f3b(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
@@ -100593,6 +100931,13 @@ fn condition_be7168efdedb5954(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     Ok(((((Value::Int(st.vars[9]) == Value::Int(0)) && (Value::Int(arith(BinOp::Add, st.vars[15], st.vars[16])) == Value::Int(0))) && (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[8]) < 1000i64)) && (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() < 3i64)))
 }
 
+fn condition_c2c02669c4cf08a4(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let mut m0: Option<Value> = None;
+    Ok((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))) == Value::Int(0))) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]))).int() < 4i64)))
+}
+
 fn condition_c6c0b7fe506632a6(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100635,12 +100980,6 @@ fn condition_d0c3378778100646(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(1), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(9), Value::None]).int()) >= 6i64))
 }
 
-fn condition_d0ecd4967fd215db(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    Ok(!(((((((Value::Int(st.vars[12]) == Value::Int(1)) || (arith(BinOp::Sub, run.position_ambient(st, Ambient::Turn).int(), st.vars[11]) >= 1000i64)) || (run.call_values(st, Func::Repetitions, [Value::None, Value::None, Value::None]).int() >= 3i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]) == Value::Int(0))) || (st.vars[25] >= 30i64)) || (run.call_values(st, Func::Total, [Value::Piece(0), Value::None, Value::None]).int() < 0i64))))
-}
-
 fn condition_d129ab8e07109c69(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100653,6 +100992,13 @@ fn condition_d65b7f30c8eae30b(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     Ok((run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(0), Value::None]).int() > 0i64))
 }
 
+fn condition_d721ec4586ce26d0(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    let _ = g;
+    let mut m0: Option<Value> = None;
+    Ok(((run.position_ambient(st, Ambient::Throw) == Value::Int(1)) && (run.call_values(st, Func::Count, [run.call_values(st, Func::Hand, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::None, Value::None]), run.call_values(st, Func::PieceOf, [Value::Int(0), (*m0.get_or_insert_with(|| run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::None]), Value::None]).int() > 0i64)))
+}
+
 fn condition_da23fd8cbd666a3c(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
     let g = run.game;
     let _ = g;
@@ -100663,12 +101009,6 @@ fn condition_dca7d1a928f3bedc(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok(((Value::Int(st.vars[15]) == Value::Int(1)) && (Value::Int(st.vars[17]) == Value::Int(1))))
-}
-
-fn condition_dfdc6e6dee8248cc(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    Ok(((run.position_ambient(st, Ambient::Throw) == Value::Int(1)) && (run.call_values(st, Func::Count, [run.call_values(st, Func::Hand, [run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::None, Value::None]), run.call_values(st, Func::PieceOf, [Value::Int(0), run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::None]), Value::None]).int() > 0i64)))
 }
 
 fn condition_e2ca05e0510b2dd9(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
@@ -100741,12 +101081,6 @@ fn condition_f89018eaba664434(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok((run.call_values(st, Func::Count, [Value::Site(68), Value::Piece(0), Value::None]).int() >= 3i64))
-}
-
-fn condition_faf80c5443d5d422(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
-    let g = run.game;
-    let _ = g;
-    Ok((((Value::Int(st.vars[0]) == Value::Int(1)) && (run.position_ambient(st, Ambient::Throw) == Value::Int(1))) && (run.call_values(st, Func::Count, [run.call_values(st, Func::Hand, [run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::None, Value::None]), run.call_values(st, Func::PieceOf, [Value::Int(0), run.call_values(st, Func::Side, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]), Value::None]), Value::None]).int() > 0i64)))
 }
 
 fn condition_fcb47e748eb928aa(run: &Run<'_>, st: &State) -> Result<bool, Box<EngineError>> {
