@@ -182,6 +182,35 @@ fn the_generated_module_is_what_the_generator_writes_today() {
     assert!(written.matches("\nfn filter_").count() >= 150);
 }
 
+/// The options of a choice listed the plain way (its domain, then its filter on each option) are
+/// listed by generated code: Pancha Keliya's pawn to move (`sites_with`, filtered) and the one square
+/// it lands on (`sites() where to == E`, narrowed to that site). A choice whose filter the executor
+/// tests on the values directly (a drop's `sites() where empty(to)`) keeps the executor's listing. The
+/// backends playing alike holds the listings to the executor's.
+#[test]
+fn plainly_listed_choices_are_listed_by_generated_code() {
+    let module = |name: &str| {
+        let game = compile(name).game.unwrap();
+        codegen::generate(&[&game], &|_| false)
+    };
+    let pancha = module("pancha-keliya");
+    let listers = &pancha[pancha
+        .find("\nfn lister_")
+        .expect("Pancha Keliya has listers")..];
+    assert!(
+        listers.contains("listings::sites_with(g, st, "),
+        "{listers}"
+    );
+    assert!(
+        listers.contains("!g.board.offboard[s as usize]"),
+        "{listers}"
+    );
+    assert!(listers.contains("items.truncate(kept);"), "{listers}");
+    let hat = module("hat-diviyan-keliya");
+    let listers = &hat[hat.find("\nfn lister_").unwrap_or(hat.len())..];
+    assert!(!listers.contains("playing_sites"), "{listers}");
+}
+
 /// A runner holds its locals in an array only where that pays: Raja Pasu's sowing (laps without a
 /// choice, after the one choice of a hole), not Pancha Keliya's rules (loops, but several choices,
 /// each option entering the runner again) nor Hat's (no loop). Each runner runs in blocks: fewer

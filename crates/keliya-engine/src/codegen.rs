@@ -8,7 +8,8 @@
 //! and, for the hunt games' shapes, a whole *search* that lists the same options in the same order as
 //! the executor and records the same moves through the executor's own bookkeeping
 //! ([`crate::exec::Executor::follow`], [`crate::exec::Executor::pause_fresh`]). A program without
-//! generated code runs on the executor. Beside the programs, each condition the turn tests (a rule's
+//! generated code runs on the executor. A program's plainly listed choices and loops also get a
+//! *lister* ([`lister_source`]); and beside the programs, each condition the turn tests (a rule's
 //! `when`, an end condition) gets a *condition* function ([`condition_source`]).
 //!
 //! A function is found by the key of its own text ([`key`]), not by the ruleset's name: the text
@@ -128,14 +129,15 @@ pub(crate) fn key(source: &str) -> u64 {
     })
 }
 
-/// The generated searches, runners and filters of every prepared program of `games`, and the tests
-/// of their conditions, whose key `skip` does not pass over, each once, as the text of one module of
+/// The generated searches, runners, filters and listers of every prepared program of `games`, and
+/// the tests of their conditions, whose key `skip` does not pass over, each once, as the text of one module of
 /// compiled/ (what `keliya compile` writes).
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut searches = BTreeMap::new();
     let mut runners = BTreeMap::new();
     let mut filters = BTreeMap::new();
     let mut conditions = BTreeMap::new();
+    let mut listers = BTreeMap::new();
     for game in games {
         for source in game_conditions(game).into_iter().flatten() {
             let key = key(&source);
@@ -149,6 +151,7 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
                     (search_source(program), &mut searches),
                     (runner_source(program), &mut runners),
                     (filter_source(program), &mut filters),
+                    (lister_source(program), &mut listers),
                 ] {
                     if let Some(source) = source {
                         let key = key(&source);
@@ -170,6 +173,7 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
         ("RUNNERS", "Runner", RUNNER, &runners),
         ("FILTERS", "Filter", FILTER, &filters),
         ("CONDITIONS", "Condition", CONDITION, &conditions),
+        ("LISTERS", "Lister", LISTER, &listers),
     ] {
         let _ = writeln!(
             out,
@@ -187,6 +191,7 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
         (RUNNER, &runners),
         (FILTER, &filters),
         (CONDITION, &conditions),
+        (LISTER, &listers),
     ] {
         for (key, source) in found {
             out.push_str(&source.replacen(
@@ -211,7 +216,14 @@ pub fn keys(game: &Game) -> Vec<u64> {
     game.programs()
         .iter()
         .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover))
-        .flat_map(|p| [search_source(p), runner_source(p), filter_source(p)])
+        .flat_map(|p| {
+            [
+                search_source(p),
+                runner_source(p),
+                filter_source(p),
+                lister_source(p),
+            ]
+        })
         .chain(game_conditions(game))
         .flatten()
         .map(|s| key(&s))
@@ -253,6 +265,101 @@ pub(crate) fn condition_source(e: &crate::ir::Expr) -> Option<String> {
     Some(s)
 }
 
+/// The name a generated lister is written with in [`lister_source`].
+const LISTER: &str = "lister";
+
+/// The source of the listers generated from `program`: one function listing the options of the
+/// program's choices and loops that are listed the plain way (`ListPlan::plain`) from a domain it
+/// knows (`sites()`, `sites_with(p)` of a piece written in the rules, `range(a, b)`, a single site),
+/// by their number, as `Run::options` lists them: the domain in order, then the filter on each
+/// option bound in the run, the options that pass kept in order. It answers `false` for a choice it
+/// has no listing for, which `Run::options` lists. `None` when it has none.
+pub(crate) fn lister_source(program: &Program) -> Option<String> {
+    use crate::ir::{Domain, Expr as X, Value as V};
+    let mut arms = String::new();
+    for o in program.all_options() {
+        if !o.plan.plain() {
+            continue;
+        }
+        // The domain, listed into `items` (its expressions read the locals before any is bound).
+        let domain = match &o.domain {
+            Domain::Sites => {
+                "items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));"
+                    .to_string()
+            }
+            Domain::SitesWith(X::Const(V::Piece(p))) => {
+                format!("listings::sites_with(g, st, {p}, items);")
+            }
+            Domain::Range(a, b) => {
+                let (a_cells, a) = int(a);
+                let (b_cells, b) = int(b);
+                format!(
+                    "{a_cells}let a = {a};\n{b_cells}let b = {b};\n\
+                     // Bounded so a careless range cannot exhaust memory.\n\
+                     let b = b.min(a.saturating_add(10_000));\n\
+                     items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));"
+                )
+            }
+            Domain::Just(e) => {
+                let (cells, site) = val(e);
+                format!(
+                    "{cells}if let Value::Site(s) = {site} && !g.board.offboard[s as usize] {{\n    \
+                     items.push([Value::Site(s), Value::None]);\n}}"
+                )
+            }
+            _ => continue,
+        };
+        let domain = borrowing(&domain);
+        let mut arm = format!("{{\n{}}}\n", indent(&domain));
+        if let Some(f) = &o.filter {
+            arm.insert_str(0, "let start = items.len();\n");
+            let bind = match o.slots.as_slice() {
+                [a] => format!("run.locals[{a}] = values[0];"),
+                [a, b] => format!("run.locals[{a}] = values[0];\nrun.locals[{b}] = values[1];"),
+                _ => continue,
+            };
+            let (cells, test) = truthy(f);
+            let holds = borrowing(&format!("{cells}{test}"));
+            let _ = write!(
+                arm,
+                "let mut kept = start;\n\
+                 for k in start..items.len() {{\n\
+                 {}\
+                 {}\
+                 }}\n\
+                 items.truncate(kept);\n",
+                indent(&format!("let values = items[k];\n{bind}")),
+                indent(&format!(
+                    "let holds = {{\n{}}};\nif holds {{\n    items[kept] = values;\n    kept += 1;\n}}",
+                    indent(&holds)
+                )),
+            );
+        }
+        let _ = writeln!(arms, "        {} => {{", o.which);
+        for line in arm.lines() {
+            let _ = writeln!(arms, "            {line}");
+        }
+        arms.push_str("        }\n");
+    }
+    if arms.is_empty() {
+        return None;
+    }
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "fn {LISTER}(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {{"
+    );
+    s.push_str("    let g = run.game;\n    match which {\n");
+    s.push_str(&arms);
+    s.push_str("        _ => return Ok(false),\n    }\n    Ok(true)\n}\n");
+    Some(s)
+}
+
+/// `text` with each line indented by four spaces, each line ended.
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("    {l}\n")).collect()
+}
+
 /// The name a generated runner is written with in [`runner_source`].
 const RUNNER: &str = "runner";
 
@@ -264,13 +371,8 @@ const FILTER: &str = "filter";
 /// bound in the run; `None` when none has one. (The executor still tests the filters it tests on an
 /// option's values directly, `Run::options`.)
 pub(crate) fn filter_source(program: &Program) -> Option<String> {
-    let all = program
-        .choices
-        .iter()
-        .map(|c| &c.options)
-        .chain(&program.loops);
     let mut arms = String::new();
-    for o in all {
+    for o in program.all_options() {
         if let Some(f) = &o.filter {
             let (cells, test) = truthy(f);
             if cells.is_empty() {

@@ -16,7 +16,7 @@
 
 use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
 use crate::ir::*;
-use crate::program::{Backend, ChoiceNode, Op, Program};
+use crate::program::{Backend, ChoiceNode, Op, Options, Program};
 use crate::run::{Frame, Listing, Run, Scratch};
 use crate::state::Outcome;
 use crate::{Game, PlayerId};
@@ -52,8 +52,9 @@ pub(crate) struct Executor<'g, 's> {
     /// The program's generated runner (compiled/), which [`Executor::run_from`] hands its work to;
     /// none on the VM backend.
     runner: Option<crate::compiled::Runner>,
-    /// The program's generated filters; none on the VM backend.
+    /// The program's generated filters and listings; none on the VM backend.
     filter: Option<crate::compiled::Filter>,
+    lister: Option<crate::compiled::Lister>,
     rule: u16,
     mode: Mode,
     /// The choices to replay (in [`Mode::Replay`]).
@@ -127,6 +128,7 @@ impl<'g, 's> Executor<'g, 's> {
             program: &EMPTY,
             runner: None,
             filter: None,
+            lister: None,
             rule: 0,
             mode,
             given: &[],
@@ -181,8 +183,11 @@ impl<'g, 's> Executor<'g, 's> {
     /// Points the executor at `rule`'s `program`, with its generated runner and filters if any.
     fn set_program(&mut self, rule: u16, program: &'g Program) {
         self.program = program;
-        self.runner = self.game.runner(program);
-        self.filter = self.game.filter(program);
+        // The generated code of the program, on the compiled backend.
+        let compiled = self.game.programs.backend == Backend::Compiled;
+        self.runner = program.runner.filter(|_| compiled);
+        self.filter = program.filter.filter(|_| compiled);
+        self.lister = program.lister.filter(|_| compiled);
         self.rule = rule;
     }
 
@@ -314,12 +319,24 @@ impl<'g, 's> Executor<'g, 's> {
         }
     }
 
+    /// Adds the options of a choice or loop to the option list: by the program's generated listing
+    /// where it has one, else by [`Run::options`] (the two list alike).
+    #[inline(always)]
+    fn list(&mut self, run: &mut Run<'g>, st: &Scratch, o: &Options) -> Done {
+        if let Some(lister) = self.lister
+            && lister(run, st, o.which, &mut self.options)?
+        {
+            return Ok(());
+        }
+        run.options(st, o, self.filter, &mut self.options)
+    }
+
     /// `for`: lists the options of loop `node` and starts going through them.
     #[inline(always)]
     pub(crate) fn for_list(&mut self, run: &mut Run<'g>, st: &Scratch, node: u16) -> Done {
         let o = &self.program.loops[node as usize];
         let start = self.options.len();
-        run.options(st, o, self.filter, &mut self.options)?;
+        self.list(run, st, o)?;
         self.frames.push(Frame {
             start: start as u32,
             end: self.options.len() as u32,
@@ -370,12 +387,12 @@ impl<'g, 's> Executor<'g, 's> {
         self.choice_at = o.at;
         match self.mode {
             Mode::Search if node.last && self.can_pause(run, st) => {
-                run.options(st, o, self.filter, &mut self.options)?;
+                self.list(run, st, o)?;
                 self.paused_leaves(run, node.id, start);
                 self.options.truncate(start);
                 return Ok(());
             }
-            Mode::Search => run.options(st, o, self.filter, &mut self.options)?,
+            Mode::Search => self.list(run, st, o)?,
             Mode::Replay => {
                 let Some(&choice) = self.given.get(self.path.len()) else {
                     return Err(run.error(0, "the move's choices do not match the rule".into()));

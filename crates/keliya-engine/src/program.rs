@@ -151,6 +151,9 @@ pub(crate) struct Program {
     pub(crate) runner: Option<crate::compiled::Runner>,
     /// The filters of its choices and loops generated as Rust, when the engine was built with them.
     pub(crate) filter: Option<crate::compiled::Filter>,
+    /// The listings of its plainly listed choices and loops generated as Rust, when the engine was
+    /// built with them.
+    pub(crate) lister: Option<crate::compiled::Lister>,
     /// Each operation's place in the rules (0 for one without), read by generated code, whose text
     /// leaves places out so that the same rule written in two files shares one runner.
     pub(crate) ats: Vec<usize>,
@@ -168,6 +171,7 @@ impl Program {
         compiled: None,
         runner: None,
         filter: None,
+        lister: None,
         ats: Vec::new(),
     };
 
@@ -211,6 +215,7 @@ impl Program {
             compiled: None,
             runner: None,
             filter: None,
+            lister: None,
             ats: Vec::new(),
         };
         program.ats = program.ops.iter().map(Op::at).collect();
@@ -218,8 +223,14 @@ impl Program {
             program.compiled = crate::compiled::search_for(&program);
             program.runner = crate::compiled::runner_for(&program);
             program.filter = crate::compiled::filter_for(&program);
+            program.lister = crate::compiled::lister_for(&program);
         }
         program
+    }
+
+    /// The options of every choice and loop of the program, the choices' first.
+    pub(crate) fn all_options(&self) -> impl Iterator<Item = &Options> {
+        self.choices.iter().map(|c| &c.options).chain(&self.loops)
     }
 
     /// The last choice node with id `point`, where a search paused a move.
@@ -585,22 +596,6 @@ impl Game {
 
     pub fn backend(&self) -> Backend {
         self.programs.backend
-    }
-
-    /// The generated runner of `program` on this game's backend.
-    #[inline]
-    pub(crate) fn runner(&self, program: &Program) -> Option<crate::compiled::Runner> {
-        program
-            .runner
-            .filter(|_| self.programs.backend == Backend::Compiled)
-    }
-
-    /// The generated filters of `program` on this game's backend.
-    #[inline]
-    pub(crate) fn filter(&self, program: &Program) -> Option<crate::compiled::Filter> {
-        program
-            .filter
-            .filter(|_| self.programs.backend == Backend::Compiled)
     }
 
     /// The generated test of rule `rule`'s condition on this game's backend.

@@ -820,6 +820,12 @@ pub(crate) struct ListPlan {
 }
 
 impl ListPlan {
+    /// Whether the options are listed the plain way: the whole domain, then the filter (if any) on
+    /// each option bound in the run; no test made on the values directly, no listing of its own.
+    pub(crate) fn plain(&self) -> bool {
+        self.test.is_none() && self.direct == Direct::None
+    }
+
     pub(crate) fn of(slots: &[u16], domain: &Domain, filter: Option<&Expr>) -> ListPlan {
         let test = filter.and_then(|f| SiteTest::of(f.source(), slots));
         let direct = match (domain, test) {

@@ -637,6 +637,161 @@ pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
     (0xffdb014c1ff6fd16, condition_ffdb014c1ff6fd16),
 ];
 
+/// The listers, by the key of their text, in order.
+pub(crate) static LISTERS: &[(u64, Lister)] = &[
+    (0x01060e6243d37fe5, lister_01060e6243d37fe5),
+    (0x02ecaf711e918eaf, lister_02ecaf711e918eaf),
+    (0x02fc41c9f0225944, lister_02fc41c9f0225944),
+    (0x036655418cb31152, lister_036655418cb31152),
+    (0x07a9823fb61fbd91, lister_07a9823fb61fbd91),
+    (0x08f03d9612ea7005, lister_08f03d9612ea7005),
+    (0x0b890d1d474dac89, lister_0b890d1d474dac89),
+    (0x0ce6b5490b5d0766, lister_0ce6b5490b5d0766),
+    (0x0d5d39dcd486f01d, lister_0d5d39dcd486f01d),
+    (0x0f42f6aaf165f9b3, lister_0f42f6aaf165f9b3),
+    (0x10cdb55560e86c1d, lister_10cdb55560e86c1d),
+    (0x128782528f9791aa, lister_128782528f9791aa),
+    (0x15c8880790aec5d1, lister_15c8880790aec5d1),
+    (0x170b6e19cdcb03d4, lister_170b6e19cdcb03d4),
+    (0x18e9d6587661f91e, lister_18e9d6587661f91e),
+    (0x199926f2524d16fd, lister_199926f2524d16fd),
+    (0x1ae9c5b0b8ad0d94, lister_1ae9c5b0b8ad0d94),
+    (0x1b4d4d606e563c5a, lister_1b4d4d606e563c5a),
+    (0x1c073f61a9278a49, lister_1c073f61a9278a49),
+    (0x1daa9dbd3f820f59, lister_1daa9dbd3f820f59),
+    (0x1e7807b2b0de2443, lister_1e7807b2b0de2443),
+    (0x23748ee1ede3ac4b, lister_23748ee1ede3ac4b),
+    (0x25d6c6c67a1f3bff, lister_25d6c6c67a1f3bff),
+    (0x267d301659f0c56e, lister_267d301659f0c56e),
+    (0x27379478eac1c397, lister_27379478eac1c397),
+    (0x280bb5eb7de1b42b, lister_280bb5eb7de1b42b),
+    (0x2a439037d4bbfc45, lister_2a439037d4bbfc45),
+    (0x3229fd4cc8ad283d, lister_3229fd4cc8ad283d),
+    (0x333be09327935bb9, lister_333be09327935bb9),
+    (0x33aca9d4cf3343f6, lister_33aca9d4cf3343f6),
+    (0x35b283815abc6b07, lister_35b283815abc6b07),
+    (0x38e16b0781bcafc1, lister_38e16b0781bcafc1),
+    (0x3a1449e02d4706e7, lister_3a1449e02d4706e7),
+    (0x3b0ebf6603b20d7f, lister_3b0ebf6603b20d7f),
+    (0x3cc1391c87ec8c20, lister_3cc1391c87ec8c20),
+    (0x3e8d8942910029b6, lister_3e8d8942910029b6),
+    (0x3ebd0eef2474e879, lister_3ebd0eef2474e879),
+    (0x40b32e116a21cd82, lister_40b32e116a21cd82),
+    (0x42ba9e62e0de778d, lister_42ba9e62e0de778d),
+    (0x457a4c406d7ccdd1, lister_457a4c406d7ccdd1),
+    (0x45ce17f859bc8833, lister_45ce17f859bc8833),
+    (0x46432b3cc6194360, lister_46432b3cc6194360),
+    (0x46ccf9b1ccb12989, lister_46ccf9b1ccb12989),
+    (0x48cb37cf173eaf6e, lister_48cb37cf173eaf6e),
+    (0x4ecb6056614e0ad4, lister_4ecb6056614e0ad4),
+    (0x4fcb29b80b405003, lister_4fcb29b80b405003),
+    (0x5269c1b6ff37dd63, lister_5269c1b6ff37dd63),
+    (0x53711769ad88f157, lister_53711769ad88f157),
+    (0x561ccea82f20f0d0, lister_561ccea82f20f0d0),
+    (0x56a4a9619eda0186, lister_56a4a9619eda0186),
+    (0x58dca4aaccb18d95, lister_58dca4aaccb18d95),
+    (0x5b7ffb13b2f1578b, lister_5b7ffb13b2f1578b),
+    (0x5b86d330c5d73cc1, lister_5b86d330c5d73cc1),
+    (0x5d015c61f2942362, lister_5d015c61f2942362),
+    (0x5f3c20b2933725fe, lister_5f3c20b2933725fe),
+    (0x605d7098916dbc1c, lister_605d7098916dbc1c),
+    (0x6260d46a4ea77d4d, lister_6260d46a4ea77d4d),
+    (0x62d3adcfeccd581b, lister_62d3adcfeccd581b),
+    (0x660eeb29e982cfdd, lister_660eeb29e982cfdd),
+    (0x6735f67d3968743c, lister_6735f67d3968743c),
+    (0x683f9915629553b2, lister_683f9915629553b2),
+    (0x68a0ff105ed8f527, lister_68a0ff105ed8f527),
+    (0x6b82be1633a20640, lister_6b82be1633a20640),
+    (0x6cc16065005ef925, lister_6cc16065005ef925),
+    (0x6d0b97c857ebe18f, lister_6d0b97c857ebe18f),
+    (0x6d812280660b5aa5, lister_6d812280660b5aa5),
+    (0x719769603936600e, lister_719769603936600e),
+    (0x7305682e0a1cbf46, lister_7305682e0a1cbf46),
+    (0x7351904f51a4cd8f, lister_7351904f51a4cd8f),
+    (0x761237cbb2be369d, lister_761237cbb2be369d),
+    (0x7647f0e6f0f9cd97, lister_7647f0e6f0f9cd97),
+    (0x76754a9d4a67a720, lister_76754a9d4a67a720),
+    (0x76c34d9cd2ff870a, lister_76c34d9cd2ff870a),
+    (0x7cc6ae827e66f154, lister_7cc6ae827e66f154),
+    (0x7d858e57d9a326d6, lister_7d858e57d9a326d6),
+    (0x7eabf486fabff36a, lister_7eabf486fabff36a),
+    (0x816b1ae57dbf87ee, lister_816b1ae57dbf87ee),
+    (0x8208aff6150e5489, lister_8208aff6150e5489),
+    (0x857fa69afb08f252, lister_857fa69afb08f252),
+    (0x87f960a9c53a4042, lister_87f960a9c53a4042),
+    (0x8a0cbaacdacb93c3, lister_8a0cbaacdacb93c3),
+    (0x8a0df042ce5d696b, lister_8a0df042ce5d696b),
+    (0x8aeb19595f0747e2, lister_8aeb19595f0747e2),
+    (0x8b1cd42de11d6a51, lister_8b1cd42de11d6a51),
+    (0x8de778e2aed0d308, lister_8de778e2aed0d308),
+    (0x923edfda8a2c9703, lister_923edfda8a2c9703),
+    (0x92e1a4d729b6407d, lister_92e1a4d729b6407d),
+    (0x94b77b64f8f91671, lister_94b77b64f8f91671),
+    (0x95a4a3a5ebcc81a6, lister_95a4a3a5ebcc81a6),
+    (0x96672675964cffb3, lister_96672675964cffb3),
+    (0x9668701b724507c0, lister_9668701b724507c0),
+    (0x988e990b2cda28ba, lister_988e990b2cda28ba),
+    (0x99156f62dc1504c1, lister_99156f62dc1504c1),
+    (0x99265a8046610671, lister_99265a8046610671),
+    (0x9b65bebbb50f708a, lister_9b65bebbb50f708a),
+    (0x9c8fb6a0d7345845, lister_9c8fb6a0d7345845),
+    (0x9cb2283bcd550247, lister_9cb2283bcd550247),
+    (0x9f00a950622792bf, lister_9f00a950622792bf),
+    (0xa38f5a91efa0ae8d, lister_a38f5a91efa0ae8d),
+    (0xa84485fb3dd40914, lister_a84485fb3dd40914),
+    (0xabf98ea903b5a40d, lister_abf98ea903b5a40d),
+    (0xadfe36fa30b48231, lister_adfe36fa30b48231),
+    (0xae797e5244990860, lister_ae797e5244990860),
+    (0xaea40ed5c80b087d, lister_aea40ed5c80b087d),
+    (0xaec133a20ae6d069, lister_aec133a20ae6d069),
+    (0xafdb91d75086b1f1, lister_afdb91d75086b1f1),
+    (0xb280a758176a7401, lister_b280a758176a7401),
+    (0xb877843f00fff5a8, lister_b877843f00fff5a8),
+    (0xb989bcf5b3baab73, lister_b989bcf5b3baab73),
+    (0xb9e1f733b57be0e9, lister_b9e1f733b57be0e9),
+    (0xba40672e223f4128, lister_ba40672e223f4128),
+    (0xbb73b664388af8f3, lister_bb73b664388af8f3),
+    (0xbecfc9a168d69dd3, lister_becfc9a168d69dd3),
+    (0xbfe6af5b4facf258, lister_bfe6af5b4facf258),
+    (0xc0d5a797f40a3de7, lister_c0d5a797f40a3de7),
+    (0xc1bb53e33fbb5bbf, lister_c1bb53e33fbb5bbf),
+    (0xc2f143b792af757a, lister_c2f143b792af757a),
+    (0xc331b1065adb8146, lister_c331b1065adb8146),
+    (0xc50ad92592e703ad, lister_c50ad92592e703ad),
+    (0xc5f4fa97d68acc68, lister_c5f4fa97d68acc68),
+    (0xc615d90a7f029767, lister_c615d90a7f029767),
+    (0xc7e0dc7095753f04, lister_c7e0dc7095753f04),
+    (0xc8508b6c119ce6f0, lister_c8508b6c119ce6f0),
+    (0xc99e84b84bf7fe38, lister_c99e84b84bf7fe38),
+    (0xc9de480c2fddb0b0, lister_c9de480c2fddb0b0),
+    (0xc9f6a89cb116e586, lister_c9f6a89cb116e586),
+    (0xccd17b15f6ec9bdf, lister_ccd17b15f6ec9bdf),
+    (0xcf2c399587c055b3, lister_cf2c399587c055b3),
+    (0xd11db8ab3572ec73, lister_d11db8ab3572ec73),
+    (0xd632a175cdd07c12, lister_d632a175cdd07c12),
+    (0xd788e92b052f0d55, lister_d788e92b052f0d55),
+    (0xd7a878f3fc617741, lister_d7a878f3fc617741),
+    (0xd9eec7961a3c72c8, lister_d9eec7961a3c72c8),
+    (0xdd09d7a2dd5260be, lister_dd09d7a2dd5260be),
+    (0xde0346db5ede0f65, lister_de0346db5ede0f65),
+    (0xe0b90fff84c3a3c4, lister_e0b90fff84c3a3c4),
+    (0xe1789819eba55e52, lister_e1789819eba55e52),
+    (0xe475122850c4c185, lister_e475122850c4c185),
+    (0xebb22f7611106446, lister_ebb22f7611106446),
+    (0xeccef6db690bd40b, lister_eccef6db690bd40b),
+    (0xeda76becbeed662b, lister_eda76becbeed662b),
+    (0xeffa8b516ab16718, lister_effa8b516ab16718),
+    (0xf0729576a6a3b81c, lister_f0729576a6a3b81c),
+    (0xf283d01f167fc567, lister_f283d01f167fc567),
+    (0xf365588a4f5fa86a, lister_f365588a4f5fa86a),
+    (0xf6423d286c54233b, lister_f6423d286c54233b),
+    (0xf7527d759cf1a52c, lister_f7527d759cf1a52c),
+    (0xf92d8291f42d712c, lister_f92d8291f42d712c),
+    (0xf9ac948cbf1a7cfe, lister_f9ac948cbf1a7cfe),
+    (0xfa8eaa0e9450c6dc, lister_fa8eaa0e9450c6dc),
+    (0xfd1acd2c8c8f77ce, lister_fd1acd2c8c8f77ce),
+];
+
 fn search_235ed6a42f513b5a(ex: &mut Executor<'_, '_>, st: &Scratch<'_>, program: &Program) -> Done {
     let g = ex.game();
     let outer = &program.choices[0];
@@ -101093,5 +101248,8307 @@ fn condition_ffdb014c1ff6fd16(run: &Run<'_>, st: &State) -> Result<bool, Box<Eng
     let g = run.game;
     let _ = g;
     Ok((arith(BinOp::Add, run.call_values(st, Func::Count, [Value::Site(96), Value::Piece(0), Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(96), Value::Piece(2), Value::None]).int()) >= 8i64))
+}
+
+fn lister_01060e6243d37fe5(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_02ecaf711e918eaf(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..9];
+                if let Value::Site(s) = l[8] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[10] = values[0];
+                let holds = {
+                    let l = &run.locals[..11];
+                    (l[10] == l[8])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_02fc41c9f0225944(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 2) > 0) && (l[0] != Value::Site(30)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                if let Value::Site(s) = l[4] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (l[5] == l[4])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_036655418cb31152(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(74), Value::Piece(9), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 11, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 9, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(13), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 13, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_07a9823fb61fbd91(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(4), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_08f03d9612ea7005(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let a = 0i64;
+                let b = 3i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (((((l[1] == Value::Int(0)) && matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)) || ((l[1] == Value::Int(1)) && matches!(l[0], Value::Site(x) if st.count(g, x, 3) > 0))) || ((l[1] == Value::Int(2)) && matches!(l[0], Value::Site(x) if st.count(g, x, 5) > 0))) || ((l[1] == Value::Int(3)) && matches!(l[0], Value::Site(x) if st.count(g, x, 7) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_0b890d1d474dac89(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == Value::Player(0)) && matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_0ce6b5490b5d0766(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..12];
+                if let Value::Site(s) = l[11] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((l[12] == l[11]) && ((run.call_values(st, Func::Tagged, [l[12], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [l[12], l[2], Value::None]).truthy()) && !(run.call_values(st, Func::Has, [l[12], l[4], Value::None]).truthy()))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_0d5d39dcd486f01d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 10, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[0], Value::Site(x) if st.count(g, x, 8) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0))) && (!(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 9) > 0))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_0f42f6aaf165f9b3(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    (run.call_values(st, Func::Has, [l[4], l[0], Value::None]).truthy() && (l[4] != l[3]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..9];
+                if let Value::Site(s) = l[8] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[9] = values[0];
+                let holds = {
+                    let l = &run.locals[..10];
+                    (l[9] == l[8])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_10cdb55560e86c1d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    let mut m0: Option<Value> = None;
+                    ((matches!(l[3], Value::Site(x) if st.count(g, x, 2) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(22) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    ((l[4] == Value::Site(22)) && matches!(l[4], Value::Site(x) if st.count(g, x, 2) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_128782528f9791aa(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 11, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[0], Value::Site(x) if st.count(g, x, 9) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))) && (!(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 8) > 0))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_15c8880790aec5d1(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())) == Value::Int(9)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(2) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] == Value::Site(2)) && matches!(l[1], Value::Site(x) if st.count(g, x, 0) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_170b6e19cdcb03d4(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    (((((run.call_values(st, Func::SiteOwner, [l[4], Value::None, Value::None]) == Value::Player(0)) && ((match l[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && !(matches!(l[4], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(l[4], Value::Site(x) if st.count(g, x, 3) > 0))) && (((match l[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 1i64) || ((l[0] == Value::Int(0)) && ((l[4] != l[3]) || (l[1] == Value::Int(1))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (((run.call_values(st, Func::SiteOwner, [l[2], Value::None, Value::None]) == Value::Player(0)) && !(matches!(l[2], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(l[2], Value::Site(x) if st.count(g, x, 3) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_18e9d6587661f91e(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover)) && ((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    (run.call_values(st, Func::SiteOwner, [l[6], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_199926f2524d16fd(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..12];
+                if let Value::Site(s) = l[11] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((l[12] == l[11]) && (!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::Count, [l[12], l[0], Value::None]).int(), run.call_values(st, Func::Count, [l[12], l[1], Value::None]).int()), run.call_values(st, Func::Count, [l[12], l[2], Value::None]).int()), run.call_values(st, Func::Count, [l[12], l[3], Value::None]).int())) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..10];
+                let a = arith(BinOp::Add, l[8].int(), 1i64);
+                let b = arith(BinOp::Sub, l[9].int(), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_1ae9c5b0b8ad0d94(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover)) && matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_1b4d4d606e563c5a(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 2) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(2), l[3], Value::None]).int() < 25i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..8];
+                if let Value::Site(s) = l[7] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (l[8] == l[7])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_1c073f61a9278a49(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_1daa9dbd3f820f59(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_1e7807b2b0de2443(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..6];
+                if let Value::Site(s) = l[5] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((l[6] == l[5]) && (!(run.call_values(st, Func::Tagged, [l[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match l[6] { Value::Site(x) => st.count(g, x, 1) as i64, _ => 0 }), (match l[6] { Value::Site(x) => st.count(g, x, 3) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 7) as i64, _ => 0 }))) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = arith(BinOp::Add, l[2].int(), 1i64);
+                let b = arith(BinOp::Sub, l[3].int(), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_23748ee1ede3ac4b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..9];
+                if let Value::Site(s) = l[8] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    (l[11] == l[8])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        0 => {
+            {
+                let a = 52i64;
+                let b = arith(BinOp::Sub, arith(BinOp::Add, 51i64, run.position_ambient(st, Ambient::Throw).int()), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_25d6c6c67a1f3bff(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..10];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [l[7], l[5], l[9]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[10] = values[0];
+                let holds = {
+                    let l = &run.locals[..11];
+                    (l[10] == run.call_values(st, Func::Along, [l[7], l[5], l[9]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_267d301659f0c56e(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[14] = values[0];
+                let holds = {
+                    let l = &run.locals[..15];
+                    ((((l[10] == Value::None) || (l[14] == l[10])) && (((l[7] == Value::Int(0)) || (l[9] == Value::Int(1))) || (l[14] == Value::Site(0)))) && (run.call_values(st, Func::Has, [l[14], l[1], Value::None]).truthy() || ((l[14] != Value::Site(0)) && run.call_values(st, Func::Has, [l[14], l[2], Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[19] = values[0];
+                let holds = {
+                    let l = &run.locals[..20];
+                    ((l[19] == l[15]) || (l[19] == l[17]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[14] = values[0];
+                let holds = {
+                    let l = &run.locals[..15];
+                    (run.call_values(st, Func::Has, [l[14], l[1], Value::None]).truthy() || ((l[14] != Value::Site(0)) && run.call_values(st, Func::Has, [l[14], l[2], Value::None]).truthy()))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_27379478eac1c397(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(2), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy())))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_280bb5eb7de1b42b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.site_is_empty(g, x)) && ((l[0] == Value::Site(2)) || (run.call_values(st, Func::Count, [Value::Site(0), Value::Piece(0), Value::None]).int() < 3i64)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_2a439037d4bbfc45(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(21) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] == Value::Site(21)) && matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(26) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (l[1] == Value::Site(26))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_3229fd4cc8ad283d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_333be09327935bb9(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 5) > 0) && (arith(BinOp::Div, l[1].int(), 2i64) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_33aca9d4cf3343f6(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..10];
+                if let Value::Site(s) = l[9] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[10] = values[0];
+                let holds = {
+                    let l = &run.locals[..11];
+                    (l[10] == l[9])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_35b283815abc6b07(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let l = &run.locals[..8];
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [l[7], l[2], Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..20];
+                let a = l[19].int();
+                let b = l[14].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let l = &run.locals[..15];
+                let a = 1i64;
+                let b = l[14].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_38e16b0781bcafc1(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_3a1449e02d4706e7(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_3b0ebf6603b20d7f(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+        }
+        3 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = run.call_values(st, Func::Min, [l[2], Value::Int(20), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (l[1].int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+        }
+        5 => {
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_3cc1391c87ec8c20(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    ((((l[4] == Value::None) || (l[8] == l[4])) && (((l[1] == Value::Int(0)) || (l[3] == Value::Int(1))) || (l[8] == Value::Site(0)))) && (matches!(l[8], Value::Site(x) if st.count(g, x, 0) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 4) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    ((l[13] == l[9]) || (l[13] == l[11]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (matches!(l[8], Value::Site(x) if st.count(g, x, 0) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 4) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_3e8d8942910029b6(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..10];
+                if let Value::Site(s) = l[9] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    (l[11] == l[9])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_3ebd0eef2474e879(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 4) > 0) && (arith(BinOp::Div, l[1].int(), 2i64) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_40b32e116a21cd82(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (run.call_values(st, Func::Has, [l[3], l[0], Value::None]).truthy() && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[1], l[3], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())) == Value::Int(9)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                if let Value::Site(s) = l[2] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    ((l[4] == l[2]) && run.call_values(st, Func::Has, [l[4], l[0], Value::None]).truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_42ba9e62e0de778d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 2) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(2), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())) == Value::Int(9)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(22) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] == Value::Site(22)) && matches!(l[1], Value::Site(x) if st.count(g, x, 2) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_457a4c406d7ccdd1(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] != Value::None) && ((run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[1], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[1], Value::Site(x) if st.count(g, x, 0) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = l[1] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (l[3] == l[1])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_45ce17f859bc8833(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let l = &run.locals[..8];
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [l[7], l[2], Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..21];
+                let a = l[20].int();
+                let b = l[15].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let l = &run.locals[..16];
+                let a = 1i64;
+                let b = l[15].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_46432b3cc6194360(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover)) && ((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_46ccf9b1ccb12989(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let a = 2i64;
+                let b = arith(BinOp::Sub, run.call_values(st, Func::Total, [Value::Piece(1), Value::None, Value::None]).int(), run.call_values(st, Func::Count, [Value::Site(22), Value::Piece(1), Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (l[1].int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_48cb37cf173eaf6e(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(5), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_4ecb6056614e0ad4(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(33) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] == Value::Site(33)) && matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(38) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (l[1] == Value::Site(38))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_4fcb29b80b405003(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0) && (l[0] != Value::Site(26)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                if let Value::Site(s) = l[4] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (l[5] == l[4])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_5269c1b6ff37dd63(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    !(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                if let Value::Site(s) = l[2] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    ((l[3] == l[2]) && ((run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[3], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[3], Value::Site(x) if st.count(g, x, 1) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_53711769ad88f157(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[14] = values[0];
+                let holds = {
+                    let l = &run.locals[..15];
+                    ((((l[10] == Value::None) || (l[14] == l[10])) && (((l[7] == Value::Int(0)) || (l[9] == Value::Int(1))) || (l[14] == Value::Site(0)))) && (run.call_values(st, Func::Has, [l[14], l[1], Value::None]).truthy() || ((l[14] != Value::Site(0)) && run.call_values(st, Func::Has, [l[14], l[2], Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[19] = values[0];
+                let holds = {
+                    let l = &run.locals[..20];
+                    (((l[19] == l[15]) || (l[19] == l[17])) && (!(run.call_values(st, Func::Tagged, [l[19], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::Count, [l[19], run.call_values(st, Func::PieceOf, [Value::Int(0), l[4], Value::None]), Value::None]).int(), run.call_values(st, Func::Count, [l[19], run.call_values(st, Func::PieceOf, [Value::Int(1), l[4], Value::None]), Value::None]).int()), run.call_values(st, Func::Count, [l[19], run.call_values(st, Func::PieceOf, [Value::Int(0), l[5], Value::None]), Value::None]).int()), run.call_values(st, Func::Count, [l[19], run.call_values(st, Func::PieceOf, [Value::Int(1), l[5], Value::None]), Value::None]).int())) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[14] = values[0];
+                let holds = {
+                    let l = &run.locals[..15];
+                    (run.call_values(st, Func::Has, [l[14], l[1], Value::None]).truthy() || ((l[14] != Value::Site(0)) && run.call_values(st, Func::Has, [l[14], l[2], Value::None]).truthy()))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_561ccea82f20f0d0(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let l = &run.locals[..12];
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [l[11], l[0], Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..22];
+                let a = l[21].int();
+                let b = l[16].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let l = &run.locals[..17];
+                let a = 1i64;
+                let b = l[16].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_56a4a9619eda0186(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), run.position_ambient(st, Ambient::Throw)]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((l[0] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), run.position_ambient(st, Ambient::Throw)])) && (run.call_values(st, Func::Count, [Value::Site(3), Value::Piece(0), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[0], Value::Int(5), Value::None]).truthy() || !(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_58dca4aaccb18d95(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 9) > 0))) && (!(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 8) > 0))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_5b7ffb13b2f1578b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_5b86d330c5d73cc1(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    run.call_values(st, Func::Has, [l[2], l[0], Value::None]).truthy()
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_5d015c61f2942362(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == Value::Player(1)) && matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_5f3c20b2933725fe(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy())))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_605d7098916dbc1c(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    !(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                if let Value::Site(s) = l[2] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    ((l[3] == l[2]) && ((run.call_values(st, Func::Tagged, [l[3], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[3], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[3], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[3], Value::Site(x) if st.count(g, x, 0) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_6260d46a4ea77d4d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                if let Value::Site(s) = l[2] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    ((l[3] == l[2]) && run.call_values(st, Func::Has, [l[3], l[0], Value::None]).truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [l[1], l[2], Value::Int(5)]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    (l[4] == run.call_values(st, Func::Along, [l[1], l[2], Value::Int(5)]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_62d3adcfeccd581b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                let a = 1i64;
+                let b = l[4].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (run.call_values(st, Func::HeldWorth, [l[7], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::Has, [l[5], l[0], Value::None]).truthy() && (run.call_values(st, Func::IndexOn, [l[1], l[5], Value::None]).int() < 25i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..10];
+                if let Value::Site(s) = l[9] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[10] = values[0];
+                let holds = {
+                    let l = &run.locals[..11];
+                    (l[10] == l[9])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..6];
+                let a = 1i64;
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_660eeb29e982cfdd(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 6, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 6) > 0) && (arith(BinOp::Div, l[1].int(), 2i64) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_6735f67d3968743c(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(5) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((l[0] == Value::Site(5)) && (run.call_values(st, Func::Count, [Value::Site(3), Value::Piece(0), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[0], Value::Int(5), Value::None]).truthy() || !(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_683f9915629553b2(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_68a0ff105ed8f527(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..11];
+                let a = l[10].int();
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[15] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    ((((((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))) != Value::None) && ((51i64 < l[8].int()) || ((Value::Int(51) == l[8]) && (l[11].int() <= l[9].int())))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(0), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[15] = values[0];
+                let holds = {
+                    let l = &run.locals[..16];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((((((!(run.call_values(st, Func::Tagged, [l[15], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))) != Value::None)) && (((((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() < l[8].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))) == l[8]) && (l[11].int() <= l[9].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() > l[3].int())) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int()) < l[8].int())))) && !((((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() > l[3].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int())) == l[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[8]]), Value::Int(0), Value::None]).truthy()))) || (((l[8] == Value::Int(11)) && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int() < 51i64)) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int()) > 51i64))) || (((l[8].int() < 11i64) && (l[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[15], Value::None]))).int(), l[11].int())) == Value::Int(51))))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 1).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 2).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 3).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(1, s, 4).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[15], l[11]]))), Value::Piece(0), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_6b82be1633a20640(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_6cc16065005ef925(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 7, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 7) > 0) && (arith(BinOp::Div, l[1].int(), 2i64) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_6d0b97c857ebe18f(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_6d812280660b5aa5(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())) == Value::Int(9)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(14) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] == Value::Site(14)) && matches!(l[1], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_719769603936600e(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+        }
+        3 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = run.call_values(st, Func::Min, [l[2], Value::Int(1), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (l[1].int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+        }
+        5 => {
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_7305682e0a1cbf46(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_7351904f51a4cd8f(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (run.call_values(st, Func::SiteOwner, [l[1], Value::None, Value::None]) == Value::Player(0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_761237cbb2be369d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                if let Value::Site(s) = l[4] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (l[5] == l[4])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_7647f0e6f0f9cd97(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(5), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy()) || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(1), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_76754a9d4a67a720(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    ((((l[4] == Value::None) || (l[8] == l[4])) && (((l[1] == Value::Int(0)) || (l[3] == Value::Int(1))) || (l[8] == Value::Site(0)))) && (matches!(l[8], Value::Site(x) if st.count(g, x, 3) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 7) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    ((l[13] == l[9]) || (l[13] == l[11]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (matches!(l[8], Value::Site(x) if st.count(g, x, 3) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 7) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_76c34d9cd2ff870a(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] != Value::None) && ((run.call_values(st, Func::Tagged, [l[1], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[1], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[1], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[1], Value::Site(x) if st.count(g, x, 1) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = l[1] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (l[3] == l[1])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_7cc6ae827e66f154(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    (((((run.call_values(st, Func::SiteOwner, [l[4], Value::None, Value::None]) == Value::Player(1)) && ((match l[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && !(matches!(l[4], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(l[4], Value::Site(x) if st.count(g, x, 3) > 0))) && (((match l[4] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 1i64) || ((l[0] == Value::Int(0)) && ((l[4] != l[3]) || (l[1] == Value::Int(1))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (((run.call_values(st, Func::SiteOwner, [l[2], Value::None, Value::None]) == Value::Player(1)) && !(matches!(l[2], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(l[2], Value::Site(x) if st.count(g, x, 3) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_7d858e57d9a326d6(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == Value::Player(1)) && ((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    (run.call_values(st, Func::SiteOwner, [l[6], Value::None, Value::None]) == Value::Player(1))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_7eabf486fabff36a(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (run.call_values(st, Func::SiteOwner, [l[1], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_816b1ae57dbf87ee(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let l = &run.locals[..8];
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [l[7], l[2], Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..24];
+                let a = l[23].int();
+                let b = l[18].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let l = &run.locals[..15];
+                let a = 1i64;
+                let b = l[14].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_8208aff6150e5489(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_857fa69afb08f252(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Hand, [run.position_ambient(st, Ambient::Mover), Value::None, Value::None]))), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_87f960a9c53a4042(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 8) > 0))) && (!(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 9) > 0))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_8a0cbaacdacb93c3(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..9];
+                let a = l[8].int();
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..10];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[5].int()) || ((Value::Int(51) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    ((((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))) != Value::None)) && ((l[1] == Value::Int(0)) || ((l[13] == Value::Site(69)) && (l[7].int() < l[1].int())))) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int() < l[5].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_8a0df042ce5d696b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let l = &run.locals[..8];
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [l[7], l[2], Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..22];
+                let a = l[21].int();
+                let b = l[15].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let l = &run.locals[..16];
+                let a = 1i64;
+                let b = l[15].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_8aeb19595f0747e2(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..6];
+                let a = 1i64;
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (run.call_values(st, Func::HeldWorth, [l[8], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    let mut m0: Option<Value> = None;
+                    ((run.call_values(st, Func::Has, [l[6], l[0], Value::None]).truthy() && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[1], l[6], Value::None]))).int(), l[3].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [l[1], l[6], Value::None]))).int() > 0i64) || (l[4] == Value::Int(1))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                if let Value::Site(s) = l[2] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    ((l[7] == l[2]) && run.call_values(st, Func::Has, [l[7], l[0], Value::None]).truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..7];
+                let a = 1i64;
+                let b = l[6].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_8b1cd42de11d6a51(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    let mut m0: Option<Value> = None;
+                    ((matches!(l[3], Value::Site(x) if st.count(g, x, 0) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(2) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    ((l[4] == Value::Site(2)) && matches!(l[4], Value::Site(x) if st.count(g, x, 0) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_8de778e2aed0d308(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 0) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(0), l[3], Value::None]).int() < 25i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..8];
+                if let Value::Site(s) = l[7] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (l[8] == l[7])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_923edfda8a2c9703(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let a = 0i64;
+                let b = 3i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (((((l[7] == Value::Int(0)) && run.call_values(st, Func::Has, [l[6], l[0], Value::None]).truthy()) || ((l[7] == Value::Int(1)) && run.call_values(st, Func::Has, [l[6], l[1], Value::None]).truthy())) || ((l[7] == Value::Int(2)) && run.call_values(st, Func::Has, [l[6], l[2], Value::None]).truthy())) || ((l[7] == Value::Int(3)) && run.call_values(st, Func::Has, [l[6], l[3], Value::None]).truthy()))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..13];
+                if let Value::Site(s) = l[12] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    (l[13] == l[12])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_92e1a4d729b6407d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())) == Value::Int(9)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(22) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] == Value::Site(22)) && matches!(l[1], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_94b77b64f8f91671(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(2) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] == Value::Site(2)) && matches!(l[0], Value::Site(x) if st.site_is_empty(g, x)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_95a4a3a5ebcc81a6(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..10];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [l[7], l[5], l[9]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    ((l[11] == run.call_values(st, Func::Along, [l[7], l[5], l[9]])) && l[10].truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..10];
+                let a = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [l[7], l[8], Value::None]).int(), 1i64);
+                let b = arith(BinOp::Sub, l[9].int(), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_96672675964cffb3(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [l[4], l[3], Value::Int(1)]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (((l[5] == run.call_values(st, Func::Along, [l[4], l[3], Value::Int(1)])) && (run.call_values(st, Func::Count, [l[2], l[1], Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[5], Value::Int(5), Value::None]).truthy() || !(run.call_values(st, Func::Has, [l[5], l[1], Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_9668701b724507c0(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy())))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_988e990b2cda28ba(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..11];
+                if let Value::Site(s) = l[10] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    (l[12] == l[10])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_99156f62dc1504c1(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..6];
+                if let Value::Site(s) = l[5] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((l[6] == l[5]) && (!(run.call_values(st, Func::Tagged, [l[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }), (match l[6] { Value::Site(x) => st.count(g, x, 2) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 4) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 6) as i64, _ => 0 }))) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = arith(BinOp::Add, l[2].int(), 1i64);
+                let b = arith(BinOp::Sub, l[3].int(), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_99265a8046610671(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..9];
+                let a = l[8].int();
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..10];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[6].int()) || ((Value::Int(51) == l[6]) && (l[9].int() <= l[7].int())))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(4), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))) != Value::None)) && (((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int() < l[6].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))) == l[6]) && (l[9].int() <= l[7].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int(), l[9].int())) != l[6])))) || ((l[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[13], Value::None]))).int(), l[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(4), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(2), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(6), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_9b65bebbb50f708a(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (((l[0] != Value::None) && l[1].truthy()) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (l[3] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        0 => {
+            {
+                let a = 52i64;
+                let b = arith(BinOp::Sub, arith(BinOp::Add, 51i64, run.position_ambient(st, Ambient::Throw).int()), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_9c8fb6a0d7345845(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 3) > 0) && (Value::Int(arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(3), l[0], Value::None]).int(), run.position_ambient(st, Ambient::Throw).int())) == Value::Int(9)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(10) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((l[1] == Value::Site(10)) && matches!(l[1], Value::Site(x) if st.count(g, x, 3) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_9cb2283bcd550247(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_9f00a950622792bf(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_a38f5a91efa0ae8d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+        }
+        2 => {
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_a84485fb3dd40914(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 2i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), Value::Int(arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [run.position_ambient(st, Ambient::Throw), Value::None, Value::None]).int(), 1i64)), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..11];
+                if let Value::Site(s) = l[10] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    (l[11] == l[10])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            {
+                let l = &run.locals[..6];
+                let a = 2i64;
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        5 => {
+            {
+                let l = &run.locals[..6];
+                let a = 1i64;
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        8 => {
+            {
+                let l = &run.locals[..6];
+                let a = 1i64;
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_abf98ea903b5a40d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..9];
+                let a = l[8].int();
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..10];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[6].int()) || ((Value::Int(51) == l[6]) && (l[9].int() <= l[7].int())))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(5), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))) != Value::None)) && (((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int() < l[6].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))) == l[6]) && (l[9].int() <= l[7].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int(), l[9].int())) != l[6])))) || ((l[6] == Value::Int(11)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int(), l[9].int())) == Value::Int(51))))) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(1), Value::None]).truthy() || ((((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(5), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(3), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(7), Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy())) || (l[5].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_adfe36fa30b48231(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (((l[0] != Value::None) && l[1].truthy()) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (l[3] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        0 => {
+            {
+                let a = 52i64;
+                let b = arith(BinOp::Sub, arith(BinOp::Add, 51i64, run.position_ambient(st, Ambient::Throw).int()), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_ae797e5244990860(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    let mut m0: Option<Value> = None;
+                    ((matches!(l[3], Value::Site(x) if st.count(g, x, 3) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(10) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    ((l[4] == Value::Site(10)) && matches!(l[4], Value::Site(x) if st.count(g, x, 3) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_aea40ed5c80b087d(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..11];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [l[8], l[5], l[10]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    (l[11] == run.call_values(st, Func::Along, [l[8], l[5], l[10]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_aec133a20ae6d069(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                let a = 1i64;
+                let b = l[4].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (run.call_values(st, Func::HeldWorth, [l[7], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::Has, [l[5], l[0], Value::None]).truthy() && (arith(BinOp::Div, l[3].int(), 2i64) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..9];
+                if let Value::Site(s) = l[8] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[9] = values[0];
+                let holds = {
+                    let l = &run.locals[..10];
+                    (l[9] == l[8])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..6];
+                let a = 1i64;
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_afdb91d75086b1f1(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (l[0] != Value::Site(28)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                if let Value::Site(s) = l[4] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (l[5] == l[4])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_b280a758176a7401(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 3) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(3), l[3], Value::None]).int() < 25i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..8];
+                if let Value::Site(s) = l[7] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (l[8] == l[7])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_b877843f00fff5a8(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    ((((l[4] == Value::None) || (l[8] == l[4])) && (((l[1] == Value::Int(0)) || (l[3] == Value::Int(1))) || (l[8] == Value::Site(0)))) && (matches!(l[8], Value::Site(x) if st.count(g, x, 1) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 5) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    ((l[13] == l[9]) || (l[13] == l[11]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (matches!(l[8], Value::Site(x) if st.count(g, x, 1) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 5) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_b989bcf5b3baab73(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_b9e1f733b57be0e9(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_ba40672e223f4128(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (run.call_values(st, Func::SiteOwner, [l[1], Value::None, Value::None]) == Value::Player(1))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_bb73b664388af8f3(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == Value::Player(0)) && ((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_becfc9a168d69dd3(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (((run.call_values(st, Func::SiteOwner, [l[5], Value::None, Value::None]) == l[2]) && ((match l[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && ((match l[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) < 4i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_bfe6af5b4facf258(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    ((((l[4] == Value::None) || (l[8] == l[4])) && (((l[1] == Value::Int(0)) || (l[3] == Value::Int(1))) || (l[8] == Value::Site(0)))) && (matches!(l[8], Value::Site(x) if st.count(g, x, 2) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 6) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    ((l[13] == l[9]) || (l[13] == l[11]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (matches!(l[8], Value::Site(x) if st.count(g, x, 2) > 0) || ((l[8] != Value::Site(0)) && matches!(l[8], Value::Site(x) if st.count(g, x, 6) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c0d5a797f40a3de7(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c1bb53e33fbb5bbf(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c2f143b792af757a(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c331b1065adb8146(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 9, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy())))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c50ad92592e703ad(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..8];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [l[7], l[5], run.position_ambient(st, Ambient::Throw)]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (((l[8] == run.call_values(st, Func::Along, [l[7], l[5], run.position_ambient(st, Ambient::Throw)])) && (run.call_values(st, Func::Count, [l[4], l[2], Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[8], Value::Int(5), Value::None]).truthy() || !(run.call_values(st, Func::Has, [l[8], l[2], Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c5f4fa97d68acc68(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c615d90a7f029767(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    ((match l[1] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    ((match l[2] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c7e0dc7095753f04(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == Value::Player(0)) && ((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    (run.call_values(st, Func::SiteOwner, [l[6], Value::None, Value::None]) == Value::Player(0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c8508b6c119ce6f0(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..6];
+                if let Value::Site(s) = l[5] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((l[6] == l[5]) && (!(run.call_values(st, Func::Tagged, [l[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }), (match l[6] { Value::Site(x) => st.count(g, x, 2) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 4) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 6) as i64, _ => 0 }))) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c99e84b84bf7fe38(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 8, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(9), Value::None]).truthy())))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c9de480c2fddb0b0(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_c9f6a89cb116e586(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (matches!(l[0], Value::Site(x) if st.count(g, x, 3) > 0) && (l[0] != Value::Site(32)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..5];
+                if let Value::Site(s) = l[4] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (l[5] == l[4])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_ccd17b15f6ec9bdf(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    (matches!(l[3], Value::Site(x) if st.count(g, x, 1) > 0) && (run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]).int() < 25i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..8];
+                if let Value::Site(s) = l[7] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[8] = values[0];
+                let holds = {
+                    let l = &run.locals[..9];
+                    (l[8] == l[7])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_cf2c399587c055b3(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && ((st.vars[2] < 0i64) || (run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]) == Value::Int(st.vars[2]))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_d11db8ab3572ec73(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy() || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(3), Value::None]).truthy())) && (run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy())))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_d632a175cdd07c12(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..9];
+                let a = l[8].int();
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..10];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))) != Value::None) && ((51i64 < l[5].int()) || ((Value::Int(51) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), Value::Int(arith(BinOp::Add, 51i64, l[9].int()))]))), Value::Piece(0), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[13] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    ((((!(run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))) != Value::None)) && ((l[1] == Value::Int(0)) || ((l[13] == Value::Site(70)) && (l[7].int() < l[1].int())))) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))).int() < l[5].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[13], Value::None]))) == l[5]) && (l[9].int() <= l[6].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[13], l[9]]))), Value::Piece(0), Value::None]).truthy()) || (l[4].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_d788e92b052f0d55(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..12];
+                if let Value::Site(s) = l[11] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((l[12] == l[11]) && (!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::Count, [l[12], l[0], Value::None]).int(), run.call_values(st, Func::Count, [l[12], l[1], Value::None]).int()), run.call_values(st, Func::Count, [l[12], l[2], Value::None]).int()), run.call_values(st, Func::Count, [l[12], l[3], Value::None]).int())) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_d7a878f3fc617741(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(73), Value::Piece(8), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 10, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    let mut m0: Option<Value> = None;
+                    ((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))) != Value::None) && ((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[7].int()))]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 8, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[11] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[11], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))) != Value::None)) && (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))).int() < l[4].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[11], Value::None]))) == l[4]) && (l[7].int() <= l[5].int())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(8), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(0), Value::None]).truthy())) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(12), Value::None]).truthy())) && ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[11], l[7]]))), Value::Piece(9), Value::None]).truthy())) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 12, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_d9eec7961a3c72c8(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(16), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_dd09d7a2dd5260be(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 1i64;
+                let b = arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, run.call_values(st, Func::HeldWorth, [Value::Int(1), Value::None, Value::None]).int(), run.call_values(st, Func::HeldWorth, [Value::Int(2), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(3), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(4), Value::None, Value::None]).int()), run.call_values(st, Func::HeldWorth, [Value::Int(8), Value::None, Value::None]).int());
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..3];
+                let a = 1i64;
+                let b = l[2].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (run.call_values(st, Func::HeldWorth, [l[5], Value::None, Value::None]).int() > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    let mut m0: Option<Value> = None;
+                    ((matches!(l[3], Value::Site(x) if st.count(g, x, 1) > 0) && (Value::Int(arith(BinOp::Add, (*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]))).int(), l[0].int())) == Value::Int(9))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[3], Value::None]))).int() > 0i64) || (l[1] == Value::Int(1))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(14) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[4] = values[0];
+                let holds = {
+                    let l = &run.locals[..5];
+                    ((l[4] == Value::Site(14)) && matches!(l[4], Value::Site(x) if st.count(g, x, 1) > 0))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..4];
+                let a = 1i64;
+                let b = l[3].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_de0346db5ede0f65(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[5] = values[0];
+                let holds = {
+                    let l = &run.locals[..6];
+                    (((((run.call_values(st, Func::SiteOwner, [l[5], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover)) && ((match l[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)) && !(matches!(l[5], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(l[5], Value::Site(x) if st.count(g, x, 3) > 0))) && (((match l[5] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 1i64) || ((l[0] == Value::Int(0)) && ((l[5] != l[4]) || (l[1] == Value::Int(1))))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        0 => {
+            let start = items.len();
+            {
+                items.extend(g.board.playing_sites().map(|s| [Value::Site(s), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (((run.call_values(st, Func::SiteOwner, [l[2], Value::None, Value::None]) == run.position_ambient(st, Ambient::Mover)) && !(matches!(l[2], Value::Site(x) if st.count(g, x, 2) > 0))) && !(matches!(l[2], Value::Site(x) if st.count(g, x, 3) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_e0b90fff84c3a3c4(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(72), Value::Piece(1), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[14] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    let mut m0: Option<Value> = None;
+                    (((l[13] != Value::None) && (((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int()))) || ((l[12] == l[4]) && !((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy())))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy() || run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[13], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[13], Value::Site(x) if st.count(g, x, 5) > 0))) && (!(matches!(l[13], Value::Site(x) if st.count(g, x, 0) > 0)) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    let mut m2: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) != Value::None)) && ((((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int() < l[4].int()) || (((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))) == l[4]) && (l[7].int() <= l[5].int()))) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None]))) == l[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(1), Value::None]).truthy()) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) == l[12])) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(5), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(1), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(0), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_e1789819eba55e52(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..11];
+                let a = l[10].int();
+                let b = l[5].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[15] = values[0];
+                let holds = {
+                    let l = &run.locals[..12];
+                    let mut m0: Option<Value> = None;
+                    ((((((((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))) != Value::None) && ((51i64 < l[8].int()) || ((Value::Int(51) == l[8]) && (l[11].int() <= l[9].int())))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [Value::Site(55), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [Value::Site(56), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [Value::Site(57), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [Value::Site(58), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), Value::Int(arith(BinOp::Add, 51i64, l[11].int()))]))), Value::Piece(1), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[15] = values[0];
+                let holds = {
+                    let l = &run.locals[..16];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    (((((((!(run.call_values(st, Func::Tagged, [l[15], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))) != Value::None)) && (((((((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() < l[8].int()) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))) == l[8]) && (l[11].int() <= l[9].int()))) && !(((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() > l[3].int())) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int()) < l[8].int())))) && !((((l[2].truthy() && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() > l[3].int())) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int())) == l[8])) && run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[8]]), Value::Int(0), Value::None]).truthy()))) || (((l[8] == Value::Int(11)) && ((*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int() < 51i64)) && (arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int()) > 51i64))) || (((l[8].int() < 11i64) && (l[4].int() > 11i64)) && (Value::Int(arith(BinOp::Add, (*m1.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[15], Value::None]))).int(), l[11].int())) == Value::Int(51))))) && ((l[11].int() < 2i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 1).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 3i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 2).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 4i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 3).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((l[11].int() < 5i64) || run.call_values(st, Func::Empty, [(match l[15] { Value::Site(s) => g.board.along(0, s, 4).map_or(Value::None, Value::Site), _ => Value::None }), Value::None, Value::None]).truthy())) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Int(1), Value::None]).truthy()) || ((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[15], l[11]]))), Value::Piece(1), Value::None]).truthy()) || (l[7].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_e475122850c4c185(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [Value::Site(71), Value::Piece(0), Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..7];
+                let a = l[6].int();
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 2, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[14] = values[0];
+                let holds = {
+                    let l = &run.locals[..14];
+                    let mut m0: Option<Value> = None;
+                    (((l[13] != Value::None) && (((51i64 < l[4].int()) || ((Value::Int(51) == l[4]) && (l[7].int() <= l[5].int()))) || ((l[12] == l[4]) && !((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy())))) && (((*m0.get_or_insert_with(|| run.call_values(st, Func::Tagged, [l[13], Value::Int(0), Value::None]))).truthy() || run.call_values(st, Func::Tagged, [l[13], Value::Int(1), Value::None]).truthy()) || ((!(matches!(l[13], Value::Site(x) if st.count(g, x, 0) > 0)) && !(matches!(l[13], Value::Site(x) if st.count(g, x, 4) > 0))) && (!(matches!(l[13], Value::Site(x) if st.count(g, x, 1) > 0)) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    let mut m0: Option<Value> = None;
+                    let mut m1: Option<Value> = None;
+                    let mut m2: Option<Value> = None;
+                    (((!(run.call_values(st, Func::Tagged, [l[12], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) != Value::None)) && ((((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int() < l[4].int()) || (((*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))) == l[4]) && (l[7].int() <= l[5].int()))) || (((*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None]))) == l[4]) && !(run.call_values(st, Func::Tagged, [run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[4]]), Value::Int(0), Value::None]).truthy())))) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Int(1), Value::None]).truthy()) || (((!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(0), Value::None]).truthy()) || ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))) == l[12])) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(4), Value::None]).truthy())) && (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), (*m1.get_or_insert_with(|| run.call_values(st, Func::Min, [Value::Int(arith(BinOp::Add, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int(), l[7].int())), Value::Int(arith(BinOp::Sub, arith(BinOp::Sub, 122i64, (*m2.get_or_insert_with(|| run.call_values(st, Func::IndexOn, [Value::Track(0), l[12], Value::None]))).int()), l[7].int())), Value::None])))]))), Value::Piece(1), Value::None]).truthy()) || (l[3].int() < 3i64)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = 1i64;
+                let b = l[1].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        6 => {
+            {
+                listings::sites_with(g, st, 4, items);
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_ebb22f7611106446(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((run.call_values(st, Func::SiteOwner, [l[0], Value::None, Value::None]) == Value::Player(1)) && ((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_eccef6db690bd40b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), run.position_ambient(st, Ambient::Throw)]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((l[0] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(2), run.position_ambient(st, Ambient::Throw)])) && (run.call_values(st, Func::Count, [Value::Site(4), Value::Piece(1), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[0], Value::Int(5), Value::None]).truthy() || !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_eda76becbeed662b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 1, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(1), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    ((l[3] == run.call_values(st, Func::Along, [Value::Track(1), Value::Site(70), l[1]])) && l[2].truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(1), l[0], Value::None]).int(), 1i64);
+                let b = arith(BinOp::Sub, l[1].int(), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_effa8b516ab16718(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    let mut m0: Option<Value> = None;
+                    ((!(run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) && ((*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))) != Value::None)) && ((run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Int(1), Value::None]).truthy()) || (!(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(0), Value::None]).truthy()) && !(run.call_values(st, Func::Has, [(*m0.get_or_insert_with(|| run.call_values(st, Func::Along, [Value::Track(0), l[0], run.position_ambient(st, Ambient::Throw)]))), Value::Piece(1), Value::None]).truthy()))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..2];
+                if let Value::Site(s) = run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]]) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[3] = values[0];
+                let holds = {
+                    let l = &run.locals[..4];
+                    ((l[3] == run.call_values(st, Func::Along, [Value::Track(0), Value::Site(69), l[1]])) && l[2].truthy())
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            {
+                let l = &run.locals[..2];
+                let a = arith(BinOp::Add, run.call_values(st, Func::IndexOn, [Value::Track(0), l[0], Value::None]).int(), 1i64);
+                let b = arith(BinOp::Sub, l[1].int(), 1i64);
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f0729576a6a3b81c(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        4 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..10];
+                if let Value::Site(s) = l[9] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[10] = values[0];
+                let holds = {
+                    let l = &run.locals[..11];
+                    (l[10] == l[9])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f283d01f167fc567(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let a = 0i64;
+                let b = 3i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..2];
+                    (((((l[1] == Value::Int(0)) && matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)) || ((l[1] == Value::Int(1)) && matches!(l[0], Value::Site(x) if st.count(g, x, 2) > 0))) || ((l[1] == Value::Int(2)) && matches!(l[0], Value::Site(x) if st.count(g, x, 4) > 0))) || ((l[1] == Value::Int(3)) && matches!(l[0], Value::Site(x) if st.count(g, x, 6) > 0)))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        2 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..7];
+                if let Value::Site(s) = l[6] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    (l[7] == l[6])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f365588a4f5fa86a(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..6];
+                if let Value::Site(s) = l[5] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((l[6] == l[5]) && (!(run.call_values(st, Func::Tagged, [l[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match l[6] { Value::Site(x) => st.count(g, x, 1) as i64, _ => 0 }), (match l[6] { Value::Site(x) => st.count(g, x, 3) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 7) as i64, _ => 0 }))) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f6423d286c54233b(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                if let Value::Site(s) = Value::Site(13) && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((l[0] == Value::Site(13)) && (run.call_values(st, Func::Count, [Value::Site(4), Value::Piece(1), Value::None]).int() > 0i64)) && (run.call_values(st, Func::Tagged, [l[0], Value::Int(5), Value::None]).truthy() || !(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f7527d759cf1a52c(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 3, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[1] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    ((l[0] != Value::None) && ((run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() || run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy()) || (!(matches!(l[0], Value::Site(x) if st.count(g, x, 1) > 0)) && !(matches!(l[0], Value::Site(x) if st.count(g, x, 0) > 0)))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..1];
+                if let Value::Site(s) = l[0] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[2] = values[0];
+                let holds = {
+                    let l = &run.locals[..3];
+                    (l[2] == l[0])
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f92d8291f42d712c(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            {
+                let l = &run.locals[..8];
+                let a = 0i64;
+                let b = run.call_values(st, Func::Min, [Value::Int(3), run.call_values(st, Func::Count, [l[7], l[2], Value::None]), Value::None]).int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        2 => {
+            {
+                let l = &run.locals[..22];
+                let a = l[21].int();
+                let b = l[16].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        3 => {
+            {
+                let a = 0i64;
+                let b = 1i64;
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        1 => {
+            {
+                let l = &run.locals[..15];
+                let a = 1i64;
+                let b = l[14].int();
+                // Bounded so a careless range cannot exhaust memory.
+                let b = b.min(a.saturating_add(10_000));
+                items.extend((a..=b).map(|i| [Value::Int(i), Value::None]));
+            }
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_f9ac948cbf1a7cfe(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        1 => {
+            let start = items.len();
+            {
+                let l = &run.locals[..6];
+                if let Value::Site(s) = l[5] && !g.board.offboard[s as usize] {
+                    items.push([Value::Site(s), Value::None]);
+                }
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((l[6] == l[5]) && (!(run.call_values(st, Func::Tagged, [l[6], Value::Int(1), Value::None]).truthy()) || (Value::Int(arith(BinOp::Add, arith(BinOp::Add, arith(BinOp::Add, (match l[6] { Value::Site(x) => st.count(g, x, 8) as i64, _ => 0 }), (match l[6] { Value::Site(x) => st.count(g, x, 9) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 10) as i64, _ => 0 })), (match l[6] { Value::Site(x) => st.count(g, x, 11) as i64, _ => 0 }))) == Value::Int(0))))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_fa8eaa0e9450c6dc(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(15), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+fn lister_fd1acd2c8c8f77ce(run: &mut Run<'_>, st: &State, which: u16, items: &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>> {
+    let g = run.game;
+    match which {
+        0 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[0] = values[0];
+                let holds = {
+                    let l = &run.locals[..1];
+                    (((match l[0] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64) && (((run.call_values(st, Func::Tagged, [l[0], Value::Int(1), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(2), Value::None]).truthy()) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(2), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(3), Value::None]).truthy())) || (run.call_values(st, Func::Tagged, [l[0], Value::Int(0), Value::None]).truthy() && run.call_values(st, Func::Has, [Value::Site(14), Value::Piece(4), Value::None]).truthy())))
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        3 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[6] = values[0];
+                let holds = {
+                    let l = &run.locals[..7];
+                    ((match l[6] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        4 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 0, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[7] = values[0];
+                let holds = {
+                    let l = &run.locals[..8];
+                    ((match l[7] { Value::Site(x) => st.count(g, x, 0) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        5 => {
+            let start = items.len();
+            {
+                listings::sites_with(g, st, 5, items);
+            }
+            let mut kept = start;
+            for k in start..items.len() {
+                let values = items[k];
+                run.locals[12] = values[0];
+                let holds = {
+                    let l = &run.locals[..13];
+                    ((match l[12] { Value::Site(x) => st.count(g, x, 5) as i64, _ => 0 }) > 0i64)
+                };
+                if holds {
+                    items[kept] = values;
+                    kept += 1;
+                }
+            }
+            items.truncate(kept);
+        }
+        _ => return Ok(false),
+    }
+    Ok(true)
 }
 

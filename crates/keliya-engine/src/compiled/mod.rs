@@ -1,7 +1,7 @@
-//! The functions generated from prepared programs (codegen.rs: searches, runners, filters) and from
-//! the conditions of the turn, compiled into the engine: `bundled` for the rulesets that ship (kept up
-//! to date by a test), `user` for rulesets a user compiled with `keliya compile`. A program or a
-//! condition finds each of its functions by the key of the text generated from it.
+//! The functions generated from prepared programs (codegen.rs: searches, runners, filters, listers)
+//! and from the conditions of the turn, compiled into the engine: `bundled` for the rulesets that ship
+//! (kept up to date by a test), `user` for rulesets a user compiled with `keliya compile`. A program
+//! or a condition finds each of its functions by the key of the text generated from it.
 
 // (Written by `keliya compile`, and compared with what it would write by a test: not reformatted.)
 #[rustfmt::skip]
@@ -25,13 +25,18 @@ pub(crate) type Filter = for<'g> fn(&Run<'g>, &State, u16) -> Result<bool, Box<E
 /// evaluated with `run` as [`Run::truthy`] evaluates it.
 pub(crate) type Condition = for<'g> fn(&Run<'g>, &State) -> Result<bool, Box<EngineError>>;
 
+/// Generated listings: the options of the program's choice or loop `which`, added to the list as
+/// [`Run::options`] adds them; `false` (nothing added) for one it has no listing for.
+pub(crate) type Lister =
+    for<'g> fn(&mut Run<'g>, &State, u16, &mut Vec<[Value; 2]>) -> Result<bool, Box<EngineError>>;
+
 /// A generated runner: the executor's loop over a program's operations from one of them on.
 pub(crate) type Runner =
     for<'g, 's, 'p> fn(&mut Executor<'g, 's>, &mut Run<'g>, &mut Scratch<'p>, usize) -> Done;
 
 /// What generated code names.
 pub(crate) mod prelude {
-    pub(crate) use super::{Condition, Filter, Runner, Search};
+    pub(crate) use super::{Condition, Filter, Lister, Runner, Search};
     pub(crate) use crate::eval::arith;
     pub(crate) use crate::exec::Executor;
     pub(crate) use crate::interp::{Choice, EngineError};
@@ -87,6 +92,15 @@ pub(crate) fn filter_for(program: &Program) -> Option<Filter> {
     )
 }
 
+/// The listings generated from `program`, if the engine was built with them.
+pub(crate) fn lister_for(program: &Program) -> Option<Lister> {
+    either(
+        bundled::LISTERS,
+        user::LISTERS,
+        &codegen::lister_source(program)?,
+    )
+}
+
 /// The test generated from a condition of the turn, if the engine was built with it.
 pub(crate) fn condition_for(e: &crate::ir::Expr) -> Option<Condition> {
     either(
@@ -102,6 +116,7 @@ pub(crate) fn is_bundled(key: u64) -> bool {
         || has(bundled::RUNNERS, key)
         || has(bundled::FILTERS, key)
         || has(bundled::CONDITIONS, key)
+        || has(bundled::LISTERS, key)
 }
 
 /// The function of `source`'s key, from the bundled module or else the user's.

@@ -18,3 +18,7 @@ pub(crate) static SEARCHES: &[(u64, Search)] = &[
 /// The conditions, by the key of their text, in order.
 pub(crate) static CONDITIONS: &[(u64, Condition)] = &[
 ];
+
+/// The listers, by the key of their text, in order.
+pub(crate) static LISTERS: &[(u64, Lister)] = &[
+];
