@@ -130,8 +130,8 @@ pub(crate) fn key(source: &str) -> u64 {
 }
 
 /// The generated searches, runners, filters and listers of every prepared program of `games`, and
-/// the tests of their conditions, whose key `skip` does not pass over, each once, as the text of one module of
-/// compiled/ (what `keliya compile` writes).
+/// the tests of their conditions, whose key `skip` does not pass over, each once, as the text of one
+/// module of compiled/ (what `keliya compile` writes).
 pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut searches = BTreeMap::new();
     let mut runners = BTreeMap::new();

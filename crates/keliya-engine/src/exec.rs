@@ -180,7 +180,8 @@ impl<'g, 's> Executor<'g, 's> {
         Err(too_many_options(&run, self.choice_at, self.most))
     }
 
-    /// Points the executor at `rule`'s `program`, with its generated runner and filters if any.
+    /// Points the executor at `rule`'s `program`, with its generated runner, filters and listings if
+    /// any.
     fn set_program(&mut self, rule: u16, program: &'g Program) {
         self.program = program;
         // The generated code of the program, on the compiled backend.

@@ -580,8 +580,9 @@ impl Game {
         Some(r.by_mover.get(mover as usize).unwrap_or(&r.general))
     }
 
-    /// Forgets the prepared programs, after the rules were changed by hand: the next use builds them
-    /// anew from the rules as they are then, with no pausing.
+    /// Forgets the prepared programs and the generated tests of the conditions, after the rules or the
+    /// end conditions were changed by hand: the next use builds the programs anew from the rules as
+    /// they are then, with no pausing, and the conditions are evaluated as they are then.
     pub fn forget_programs(&mut self) {
         self.programs = Programs {
             backend: self.programs.backend,

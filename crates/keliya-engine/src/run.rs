@@ -138,6 +138,7 @@ impl<'p> Scratch<'p> {
         let state = match state {
             Working::Copy(state) => state,
             Working::Played(state) => &mut **state,
+            // (Not reached: `state_mut` made a copy.)
             Working::Searched(_) => return trail.truncate(mark),
         };
         for undo in trail.drain(mark..).rev() {
