@@ -138,28 +138,25 @@ pub fn generate(games: &[&Game], skip: &dyn Fn(u64) -> bool) -> String {
     let mut filters = BTreeMap::new();
     let mut conditions = BTreeMap::new();
     let mut listers = BTreeMap::new();
-    for game in games {
-        for source in game_conditions(game).into_iter().flatten() {
+    let add = |found: &mut BTreeMap<u64, String>, source: Option<String>| {
+        if let Some(source) = source {
             let key = key(&source);
             if !skip(key) {
-                conditions.insert(key, source);
+                found.insert(key, source);
             }
+        }
+    };
+    for game in games {
+        for source in game_conditions(game) {
+            add(&mut conditions, source);
         }
         for rule in game.programs() {
             for program in std::iter::once(&rule.general).chain(&rule.by_mover) {
-                for (source, found) in [
-                    (search_source(program), &mut searches),
-                    (runner_source(program), &mut runners),
-                    (filter_source(program), &mut filters),
-                    (lister_source(program), &mut listers),
-                ] {
-                    if let Some(source) = source {
-                        let key = key(&source);
-                        if !skip(key) {
-                            found.insert(key, source);
-                        }
-                    }
-                }
+                let [search, runner, filter, lister] = program_sources(program);
+                add(&mut searches, search);
+                add(&mut runners, runner);
+                add(&mut filters, filter);
+                add(&mut listers, lister);
             }
         }
     }
@@ -216,30 +213,31 @@ pub fn keys(game: &Game) -> Vec<u64> {
     game.programs()
         .iter()
         .flat_map(|r| std::iter::once(&r.general).chain(&r.by_mover))
-        .flat_map(|p| {
-            [
-                search_source(p),
-                runner_source(p),
-                filter_source(p),
-                lister_source(p),
-            ]
-        })
+        .flat_map(program_sources)
         .chain(game_conditions(game))
         .flatten()
         .map(|s| key(&s))
         .collect()
 }
 
+/// The sources generated from one program, where it has them: its search, runner, filters and
+/// listers.
+fn program_sources(program: &Program) -> [Option<String>; 4] {
+    [
+        search_source(program),
+        runner_source(program),
+        filter_source(program),
+        lister_source(program),
+    ]
+}
+
 /// The name a generated condition is written with in [`condition_source`].
 const CONDITION: &str = "condition";
 
-/// The sources of the tests of `game`'s conditions that the turn evaluates: each rule's `when`, then
-/// each end condition's, in order (`None` for a rule without one).
+/// The sources of the tests of `game`'s conditions that the turn evaluates, in the order of
+/// [`Game::turn_conditions`] (`None` for a rule without one).
 pub(crate) fn game_conditions(game: &Game) -> Vec<Option<String>> {
-    let rules = game.rules.iter().map(|r| r.when.as_ref());
-    let ends = game.ends.iter().map(|e| Some(&e.when));
-    rules
-        .chain(ends)
+    game.turn_conditions()
         .map(|e| e.and_then(condition_source))
         .collect()
 }

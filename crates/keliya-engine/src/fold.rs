@@ -63,10 +63,7 @@ impl Game {
         }
         self.ends = ends;
         self.programs.conditions = self
-            .rules
-            .iter()
-            .map(|r| r.when.as_ref())
-            .chain(self.ends.iter().map(|e| Some(&e.when)))
+            .turn_conditions()
             .map(|e| e.and_then(crate::compiled::condition_for))
             .collect();
         let mut invariants = std::mem::take(&mut self.invariants);

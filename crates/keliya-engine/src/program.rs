@@ -632,10 +632,17 @@ impl Game {
         })
     }
 
+    /// The conditions the turn evaluates, in the order `Programs::conditions` keeps their generated
+    /// tests: each rule's `when` (`None` for a rule without one), then each end condition.
+    pub(crate) fn turn_conditions(&self) -> impl Iterator<Item = Option<&Expr>> {
+        let rules = self.rules.iter().map(|r| r.when.as_ref());
+        rules.chain(self.ends.iter().map(|e| Some(&e.when)))
+    }
+
     /// How many of the conditions the turn evaluates (the rules' `when`, the end conditions) the engine
     /// was built with a generated test for, of how many.
     pub fn compiled_conditions(&self) -> (usize, usize) {
-        let all = self.rules.iter().filter(|r| r.when.is_some()).count() + self.ends.len();
+        let all = self.turn_conditions().flatten().count();
         let generated = self.programs.conditions.iter().flatten().count();
         (generated, all)
     }
