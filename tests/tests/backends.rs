@@ -182,6 +182,12 @@ fn the_generated_module_is_what_the_generator_writes_today() {
     assert!(written.matches("\nfn filter_").count() >= 150);
 }
 
+/// The module the generator writes for the bundled ruleset `name` alone.
+fn module(name: &str) -> String {
+    let game = compile(name).game.unwrap();
+    codegen::generate(&[&game], &|_| false)
+}
+
 /// The options of a choice listed the plain way (its domain, then its filter on each option) are
 /// listed by generated code: Pancha Keliya's pawn to move (`sites_with`, filtered) and the one square
 /// it lands on (`sites() where to == E`, narrowed to that site). A choice whose filter the executor
@@ -189,10 +195,6 @@ fn the_generated_module_is_what_the_generator_writes_today() {
 /// backends playing alike holds the listings to the executor's.
 #[test]
 fn plainly_listed_choices_are_listed_by_generated_code() {
-    let module = |name: &str| {
-        let game = compile(name).game.unwrap();
-        codegen::generate(&[&game], &|_| false)
-    };
     let pancha = module("pancha-keliya");
     let listers = &pancha[pancha
         .find("\nfn lister_")
@@ -211,16 +213,31 @@ fn plainly_listed_choices_are_listed_by_generated_code() {
     assert!(!listers.contains("playing_sites"), "{listers}");
 }
 
+/// A rule whose run forks at two choices or more is searched by generated code that holds its locals
+/// in an array and gives each option a copy of the array, not of the run: Pancha Keliya's pancha (a
+/// choice of activations, then of parts and pawns in a loop), not its single moves nor Hat's rules
+/// (searches of their own shapes). The backends playing alike holds these searches to the executor's.
+#[test]
+fn forking_rules_are_searched_with_their_locals_held() {
+    let held = "ex.choose_held(run, st, node, l, go)";
+    let pancha = module("pancha-keliya");
+    let searches: Vec<&str> = pancha
+        .split("\nfn ")
+        .filter(|f| f.starts_with("search_"))
+        .collect();
+    // The pancha rule's three programs (the general one, and one for each side's pawns); the single
+    // moves (one choice that forks) keep the executor's search.
+    assert_eq!(searches.len(), 3, "{searches:?}");
+    assert!(searches.iter().all(|f| f.contains(held)));
+    assert!(!module("hat-diviyan-keliya").contains(held));
+}
+
 /// A runner holds its locals in an array only where that pays: Raja Pasu's sowing (laps without a
 /// choice, after the one choice of a hole), not Pancha Keliya's rules (loops, but several choices,
 /// each option entering the runner again) nor Hat's (no loop). Each runner runs in blocks: fewer
 /// arms than operations where a rule has straight-line code.
 #[test]
 fn runners_hold_their_locals_only_where_a_loop_runs_without_a_choice() {
-    let module = |name: &str| {
-        let game = compile(name).game.unwrap();
-        codegen::generate(&[&game], &|_| false)
-    };
     let held = "load(&run.locals)";
     let raja = module("raja-pasu");
     assert!(raja.contains(held), "Raja Pasu's sowing holds its locals");

@@ -27,15 +27,21 @@ use std::fmt::Write;
 /// The name generated functions are written with in [`search_source`]; each gets its own in a file.
 const NAME: &str = "search";
 
-/// The source of the search generated from `program`, or `None` when the program is not of a shape the
-/// generator knows:
+/// The source of the search generated from `program`: of the hunt games' rule shapes
+/// ([`shaped_search_source`]) where the program is one, else one that holds the locals
+/// ([`held_search_source`]); `None` for a program without choices.
+pub(crate) fn search_source(program: &Program) -> Option<String> {
+    shaped_search_source(program).or_else(|| held_search_source(program))
+}
+
+/// The source of a search of one of these shapes, or `None` when the program is not one:
 /// - a last choice first (`choose to in sites() where empty(to) { ... }`): the search pauses there,
 ///   one move per option;
 /// - a choice whose options each pause at once at a last choice (`choose from in sites_with(p) {
 ///   choose to in neighbours(from) where empty(to) { ... } }`).
 ///
 /// Each listing must be one of [`Shape`]'s.
-pub(crate) fn search_source(program: &Program) -> Option<String> {
+fn shaped_search_source(program: &Program) -> Option<String> {
     let Some(Op::Choose { node }) = program.ops.first() else {
         return None;
     };
@@ -48,7 +54,7 @@ pub(crate) fn search_source(program: &Program) -> Option<String> {
     let mut s = String::new();
     let head = |s: &mut String| {
         s.push_str(&format!(
-            "fn {NAME}(ex: &mut Executor<'_, '_>, st: &Scratch<'_>, program: &Program) -> Done {{\n"
+            "fn {NAME}(ex: &mut Executor<'_, '_>, st: &mut Scratch<'_>, program: &Program) -> Done {{\n"
         ));
         s.push_str("    let g = ex.game();\n");
     };
@@ -435,17 +441,82 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
         );
     }
     s.push_str("    loop {\n        match pc {\n");
+    s.push_str(&arms(program, |op, plain| {
+        if held {
+            held_operation(program, op, plain)
+        } else {
+            Some(borrowing(&plain))
+        }
+    })?);
+    s.push_str(
+        "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n}\n",
+    );
+    Some(s)
+}
+
+/// The source of a search that runs a program with choices itself, as the executor's run of it
+/// would go ([`Executor::rule`] in a search), but for the locals: they are held in an array, `l`,
+/// as a holding runner holds them ([`runner_source`]), and at a choice each option goes on from a
+/// copy of the array (`Executor::choose_held`), not from a copy of the run. `None` for a program
+/// without choices (the executor records its one move paused at the start) or one that records
+/// configurations (`seen_before`: each option must start from the record as it stood, which lives
+/// in the run).
+pub(crate) fn held_search_source(program: &Program) -> Option<String> {
+    // Only where the run forks at two choices or more: at a single fork the copies of the run cost
+    // no more than storing the array before each listing.
+    if program.choices.iter().filter(|c| !c.last).count() < 2 {
+        return None;
+    }
+    let n = program.locals;
+    let body = arms(program, |op, plain| {
+        let text = match op {
+            Op::Choose { node } => format!(
+                "store(&mut run.locals, &l[..]);\n\
+                 let node = &ex.program().choices[{node}];\n\
+                 return ex.choose_held(run, st, node, l, go);"
+            ),
+            Op::ForList { .. } => format!("store(&mut run.locals, &l[..]);\n{plain}"),
+            _ => held_operation(program, op, plain)?,
+        };
+        (!text.contains("Func::SeenBefore")).then_some(text)
+    })?;
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "fn {NAME}(ex: &mut Executor<'_, '_>, st: &mut Scratch<'_>, program: &Program) -> Done {{"
+    );
+    let _ = writeln!(
+        s,
+        "    fn go<'g, 's>(ex: &mut Executor<'g, 's>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize, l: &mut [Value; {n}]) -> Done {{"
+    );
+    s.push_str("        let g = ex.game();\n        let ats = &ex.program().ats;\n        let _ = (g, ats);\n");
+    s.push_str("        loop {\n            match pc {\n");
+    for line in body.lines() {
+        let _ = writeln!(s, "    {line}");
+    }
+    s.push_str(
+        "                _ => return Err(run.error(0, \"no such operation\".into())),\n            }\n        }\n    }\n",
+    );
+    s.push_str("    let _ = program;\n");
+    s.push_str("    let mut run = ex.begin_run(st);\n");
+    let _ = writeln!(s, "    let mut l = [Value::None; {n}];");
+    s.push_str("    let mark = st.mark();\n");
+    s.push_str("    go(ex, &mut run, st, 0, &mut l)?;\n");
+    s.push_str("    ex.take_back(st, mark);\n    Ok(())\n}\n");
+    Some(s)
+}
+
+/// The arms of a runner's `match` on the operation to go on from, one per block of straight-line
+/// operations ([`block_starts`]): each operation as `text` writes it from its plain form
+/// ([`operation`]); `None` if an operation has none.
+fn arms(program: &Program, text: impl Fn(&Op, String) -> Option<String>) -> Option<String> {
+    let mut s = String::new();
     let leaders = block_starts(program);
     for (pc, op) in program.ops.iter().enumerate() {
         if leaders[pc] {
             let _ = writeln!(s, "            {pc} => {{");
         }
-        let plain = operation(op, pc, program.end)?;
-        let body = if held {
-            held_operation(program, op, plain)?
-        } else {
-            borrowing(&plain)
-        };
+        let body = text(op, operation(op, pc, program.end)?)?;
         s.push_str("                {\n");
         for line in body.lines() {
             let _ = writeln!(s, "                    {line}");
@@ -460,9 +531,6 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
             s.push_str("            }\n");
         }
     }
-    s.push_str(
-        "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n}\n",
-    );
     Some(s)
 }
 

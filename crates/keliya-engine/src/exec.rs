@@ -1,8 +1,9 @@
 //! The executor: runs a rule's [`Program`] for each of the three jobs a rule has.
 //!
 //! - **Search** lists the rule's moves. At a choice node the run is copied once per option (the last
-//!   option takes the run itself) and each copy goes on from the operation after the node; the position
-//!   is one working copy whose changes are taken back between options (`Scratch`, with its undo trail).
+//!   option takes the run itself) and each copy goes on from the operation after the node (a generated
+//!   search that holds the locals copies only them, [`Executor::choose_held`]); the position is one
+//!   working copy whose changes are taken back between options (`Scratch`, with its undo trail).
 //!   At a `last` choice node, when nothing has been changed or recorded yet, the search pauses: one move
 //!   per option, each keeping the run as it is, finished when played.
 //! - **Replay** plays a given move: at each choice node it follows the move's choice, checked to be an
@@ -45,6 +46,16 @@ pub(crate) enum Mode {
 }
 
 type Done = Result<(), Box<EngineError>>;
+
+/// The rest of a generated search from an operation on, with the locals it holds
+/// ([`Executor::choose_held`]).
+pub(crate) type Held<'g, 's, const N: usize> = for<'p> fn(
+    &mut Executor<'g, 's>,
+    &mut Run<'g>,
+    &mut Scratch<'p>,
+    usize,
+    &mut [Value; N],
+) -> Done;
 
 pub(crate) struct Executor<'g, 's> {
     game: &'g Game,
@@ -383,6 +394,44 @@ impl<'g, 's> Executor<'g, 's> {
         st: &mut Scratch,
         node: &'g ChoiceNode,
     ) -> Done {
+        let Some(listed) = self.listed(run, st, node)? else {
+            return Ok(());
+        };
+        let start = listed.start;
+        let forked = self.fork(run, st, node, listed);
+        self.options.truncate(start);
+        forked
+    }
+
+    /// [`Executor::choose`] in a generated search ([`crate::compiled::Search`]) that holds the locals
+    /// in `l` (stored in the run for the listing): each option goes on in `go` with a copy of `l`
+    /// that binds it, not with a copy of the run.
+    pub(crate) fn choose_held<const N: usize>(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        node: &'g ChoiceNode,
+        l: &mut [Value; N],
+        go: Held<'g, 's, N>,
+    ) -> Done {
+        let Some(listed) = self.listed(run, st, node)? else {
+            return Ok(());
+        };
+        let start = listed.start;
+        let forked = self.fork_held(run, st, node, listed, l, go);
+        self.options.truncate(start);
+        forked
+    }
+
+    /// The options of a choice node, listed at the end of the option list (in a replay, the move's
+    /// choice, checked); none when the search paused there, its moves recorded.
+    #[inline(always)]
+    fn listed(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        node: &'g ChoiceNode,
+    ) -> Result<Option<Range<usize>>, Box<EngineError>> {
         let o = &node.options;
         let start = self.options.len();
         self.choice_at = o.at;
@@ -391,7 +440,7 @@ impl<'g, 's> Executor<'g, 's> {
                 self.list(run, st, o)?;
                 self.paused_leaves(run, node.id, start);
                 self.options.truncate(start);
-                return Ok(());
+                return Ok(None);
             }
             Mode::Search => self.list(run, st, o)?,
             Mode::Replay => {
@@ -421,9 +470,7 @@ impl<'g, 's> Executor<'g, 's> {
                 return Err(too_many_options(run, o.at, self.most));
             }
         }
-        let forked = self.fork(run, st, node, listed);
-        self.options.truncate(start);
-        forked
+        Ok(Some(listed))
     }
 
     /// Follows each option of a choice point: a copy of the run per option (the last takes the run
@@ -435,54 +482,10 @@ impl<'g, 's> Executor<'g, 's> {
         node: &'g ChoiceNode,
         options: Range<usize>,
     ) -> Done {
-        let slots = &node.options.slots;
-        // A body that pauses at once (a `last` choice first) changes nothing in the run but the choice's
-        // variables, which each option binds afresh: the options share the run, and each lists the inner
-        // choice's options and pauses there, without going through it.
-        if let Some(inner) = node.then_pauses
-            && self.mode == Mode::Search
-            && self.can_pause(run, st)
-        {
-            let inner = &self.program.choices[inner as usize];
-            let o = &inner.options;
-            self.choice_at = o.at;
-            let listing = Listing::new(o, self.filter);
-            // The path's last choice is rewritten for each option, not pushed and popped.
-            self.path.push(Choice {
-                point: node.id,
-                values: [Value::None; 2],
-            });
-            for k in options {
-                if self.full() {
-                    break;
-                }
-                let values = self.options[k];
-                if let Some(last) = self.path.last_mut() {
-                    last.values = values;
-                }
-                run.bind(slots, values);
-                let start = self.options.len();
-                listing.list(run, st, &mut self.options)?;
-                // (An outer option often has none: a piece with no vacant neighbour, a hunter with no leap.)
-                if self.options.len() > start {
-                    self.paused_leaves(run, inner.id, start);
-                    self.options.truncate(start);
-                }
-            }
-            self.path.pop();
+        if self.paused_within(run, st, node, &options)? {
             return Ok(());
         }
-        // Each choice of a move nests the search one level deeper: a loop that chooses on every turn
-        // without end would overflow the stack long before the loop-step limit.
-        if self.path.len() >= MAX_CHOICES_PER_MOVE {
-            return Err(run.error(
-                self.choice_at,
-                format!(
-                    "a move made of more than {MAX_CHOICES_PER_MOVE} choices (a loop that chooses on \
-                     every turn and does not end?)"
-                ),
-            ));
-        }
+        let slots = &node.options.slots;
         // Each option goes on in the loops the path is in, from where they are now.
         let frames = (!self.frames.is_empty()).then(|| self.frames.clone());
         // One copy serves every option but the last, copied afresh for each.
@@ -520,9 +523,129 @@ impl<'g, 's> Executor<'g, 's> {
         Ok(())
     }
 
+    /// [`Executor::fork`] in a generated search holding the locals in `l`: each option goes on in `go`
+    /// from a copy of `l` with the option bound, and the run's decisions and loop steps as they are
+    /// here (the run's own locals are only where listings read them, stored before each).
+    fn fork_held<const N: usize>(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        node: &'g ChoiceNode,
+        options: Range<usize>,
+        l: &mut [Value; N],
+        go: Held<'g, 's, N>,
+    ) -> Done {
+        if self.paused_within(run, st, node, &options)? {
+            return Ok(());
+        }
+        let slots = &node.options.slots;
+        let frames = (!self.frames.is_empty()).then(|| self.frames.clone());
+        let here = run.standing();
+        for k in options.clone() {
+            if self.full() {
+                break;
+            }
+            if k > options.start {
+                if let Some(frames) = &frames {
+                    self.frames.clone_from(frames);
+                }
+                run.stand(here);
+            }
+            let values = self.options[k];
+            self.path.push(Choice {
+                point: node.id,
+                values,
+            });
+            // The last option takes the locals themselves: nothing reads them after the fork.
+            let mut copy;
+            let lk = if k + 1 == options.end {
+                &mut *l
+            } else {
+                copy = *l;
+                &mut copy
+            };
+            match *slots.as_slice() {
+                [a] => lk[a as usize] = values[0],
+                [a, b, ..] => {
+                    lk[a as usize] = values[0];
+                    lk[b as usize] = values[1];
+                }
+                _ => {}
+            }
+            let mark = st.mark();
+            go(self, run, st, node.body as usize, lk)?;
+            self.options.truncate(options.end);
+            self.take_back(st, mark);
+            self.path.pop();
+        }
+        Ok(())
+    }
+
+    /// What both forks do first: a body that pauses at once (a `last` choice first) is listed here,
+    /// each option's inner options paused (true: nothing more to follow); a path of too many choices
+    /// is an error.
+    #[inline(always)]
+    fn paused_within(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &Scratch,
+        node: &'g ChoiceNode,
+        options: &Range<usize>,
+    ) -> Result<bool, Box<EngineError>> {
+        let slots = &node.options.slots;
+        // A body that pauses at once (a `last` choice first) changes nothing in the run but the choice's
+        // variables, which each option binds afresh: the options share the run, and each lists the inner
+        // choice's options and pauses there, without going through it.
+        if let Some(inner) = node.then_pauses
+            && self.mode == Mode::Search
+            && self.can_pause(run, st)
+        {
+            let inner = &self.program.choices[inner as usize];
+            let o = &inner.options;
+            self.choice_at = o.at;
+            let listing = Listing::new(o, self.filter);
+            // The path's last choice is rewritten for each option, not pushed and popped.
+            self.path.push(Choice {
+                point: node.id,
+                values: [Value::None; 2],
+            });
+            for k in options.clone() {
+                if self.full() {
+                    break;
+                }
+                let values = self.options[k];
+                if let Some(last) = self.path.last_mut() {
+                    last.values = values;
+                }
+                run.bind(slots, values);
+                let start = self.options.len();
+                listing.list(run, st, &mut self.options)?;
+                // (An outer option often has none: a piece with no vacant neighbour, a hunter with no leap.)
+                if self.options.len() > start {
+                    self.paused_leaves(run, inner.id, start);
+                    self.options.truncate(start);
+                }
+            }
+            self.path.pop();
+            return Ok(true);
+        }
+        // Each choice of a move nests the search one level deeper: a loop that chooses on every turn
+        // without end would overflow the stack long before the loop-step limit.
+        if self.path.len() >= MAX_CHOICES_PER_MOVE {
+            return Err(run.error(
+                self.choice_at,
+                format!(
+                    "a move made of more than {MAX_CHOICES_PER_MOVE} choices (a loop that chooses on \
+                     every turn and does not end?)"
+                ),
+            ));
+        }
+        Ok(false)
+    }
+
     /// Undoes the changes made since `mark`, to explore another option from the same position (in a
     /// search; a replay follows one path and keeps its changes).
-    fn take_back(&self, st: &mut Scratch, mark: usize) {
+    pub(crate) fn take_back(&self, st: &mut Scratch, mark: usize) {
         if self.mode == Mode::Search {
             st.undo_to(mark);
         }
@@ -586,6 +709,16 @@ impl<'g> Executor<'g, '_> {
     #[inline(always)]
     pub(crate) fn program(&self) -> &'g Program {
         self.program
+    }
+
+    /// A run of the rule, begun as [`Executor::rule`] begins one, for a generated search that runs it
+    /// itself: no choices on its path yet, and its changes to the position those after `st`'s mark.
+    #[inline]
+    pub(crate) fn begin_run(&mut self, st: &Scratch) -> Run<'g> {
+        self.path.clear();
+        self.frames.clear();
+        self.start = st.mark();
+        Run::with_locals(self.game, self.rule, self.program.locals)
     }
 
     /// The end of the rule, as [`Executor::run_from`] meets it.

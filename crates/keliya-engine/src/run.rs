@@ -260,6 +260,15 @@ pub(crate) struct Run<'a> {
     scope: std::cell::OnceCell<Box<Scope>>,
 }
 
+/// What a run has decided and its loop steps, where a generated search's fork stands
+/// ([`Run::standing`]), for each option to go on from.
+#[derive(Clone, Copy)]
+pub(crate) struct Standing {
+    decided: Decided,
+    preference: i64,
+    steps: u32,
+}
+
 /// A `for` loop a path is in: its options (a range of the executor's option list) and the next one.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Frame {
@@ -348,6 +357,26 @@ impl<'a> Run<'a> {
             settling: false,
             scope: std::cell::OnceCell::new(),
         }
+    }
+
+    /// What the run has decided and its loop steps (all but its locals and `seen_before`'s record).
+    #[inline]
+    pub(crate) fn standing(&self) -> Standing {
+        Standing {
+            decided: self.decided(),
+            preference: self.preference,
+            steps: self.steps,
+        }
+    }
+
+    /// Back to what the run had decided, and its loop steps, at `here`.
+    #[inline]
+    pub(crate) fn stand(&mut self, here: Standing) {
+        let d = here.decided;
+        (self.again, self.captured, self.result, self.next_mover) =
+            (d.again, d.captured, d.result, d.next_mover);
+        self.preference = here.preference;
+        self.steps = here.steps;
     }
 
     /// What the run has decided besides the position.

@@ -14,8 +14,9 @@ mod user;
 use crate::codegen;
 use crate::program::Program;
 
-/// A generated search: adds the moves of one rule to the executor's list, as the executor would.
-pub(crate) type Search = fn(&mut Executor<'_, '_>, &Scratch<'_>, &Program) -> Done;
+/// A generated search: adds the moves of one rule to the executor's list, as the executor would
+/// (the position is as it was when it returns).
+pub(crate) type Search = fn(&mut Executor<'_, '_>, &mut Scratch<'_>, &Program) -> Done;
 
 /// Generated filters: whether the options bound in the run pass the filter of the program's choice
 /// or loop `which` ([`crate::program::Options::which`]).
