@@ -813,9 +813,9 @@ impl Game {
     /// `stuck` asked by the end conditions of the position a player is about to move in: the move search
     /// that follows needs every move anyway, so find them all now and keep them with the position.
     pub(crate) fn has_ordinary_move_settling(&self, st: &State) -> Result<bool, EngineError> {
-        let mut found = st.found.empty_list();
-        self.search(st, false, true, usize::MAX, &mut found)?;
-        let any = !found.is_empty();
+        let mut found = st.found.take_box();
+        self.search(st, false, true, usize::MAX, &mut found.moves)?;
+        let any = !found.moves.is_empty();
         st.found.keep(self, st, found);
         Ok(any)
     }

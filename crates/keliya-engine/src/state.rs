@@ -296,7 +296,7 @@ pub(crate) struct Found {
     throw: Option<u8>,
     ply: u32,
     turn: u32,
-    moves: Successors,
+    pub(crate) moves: Successors,
 }
 
 /// Which game found the moves of a box that holds none (taken, or found elsewhere): no game's rules are
@@ -326,18 +326,29 @@ impl FoundMoves {
         }
     }
 
-    /// An empty list for the `stuck` search to fill: the one the last [`FoundMoves::take_into`] left in
-    /// this position's box (its caller's previous list), or one with the room of a dropped list.
-    pub(crate) fn empty_list(&self) -> Successors {
-        let mut found = self.0.take();
-        let list = found.as_mut().map(|f| std::mem::take(&mut f.moves));
-        self.0.set(found);
-        match list {
-            Some(mut list) if list.has_room() => {
-                list.clear();
-                list
+    /// This position's box, taken out for the `stuck` search to fill its list, which it empties
+    /// first: the list the last [`FoundMoves::take_into`] left there (its caller's previous list), or
+    /// a new one; a new box if the position has none. [`FoundMoves::keep`] puts it back. (The box is
+    /// moved, not its list, a few hundred bytes copied each time.)
+    pub(crate) fn take_box(&self) -> Box<Found> {
+        match self.0.take() {
+            Some(mut found) => {
+                if found.moves.has_room() {
+                    found.moves.clear();
+                } else {
+                    found.moves = Successors::new();
+                }
+                found.game = NO_GAME;
+                found
             }
-            _ => Successors::new(),
+            None => Box::new(Found {
+                game: NO_GAME,
+                position: 0,
+                throw: None,
+                ply: 0,
+                turn: 0,
+                moves: Successors::new(),
+            }),
         }
     }
 
@@ -367,28 +378,13 @@ impl FoundMoves {
         self.0.set(found);
     }
 
-    pub(crate) fn keep(&self, game: &Game, st: &State, moves: Successors) {
-        let game = game.rules.as_ptr() as usize;
-        let found = match self.0.take() {
-            // The box's lists are refilled where they are.
-            Some(mut spare) => {
-                spare.position = st.position_hash();
-                spare.game = game;
-                spare.throw = st.throw;
-                spare.ply = st.ply;
-                spare.turn = st.turn;
-                spare.moves = moves;
-                spare
-            }
-            None => Box::new(Found {
-                game,
-                position: st.position_hash(),
-                throw: st.throw,
-                ply: st.ply,
-                turn: st.turn,
-                moves,
-            }),
-        };
+    /// Puts back the box [`FoundMoves::take_box`] took, its list holding the moves of `st`.
+    pub(crate) fn keep(&self, game: &Game, st: &State, mut found: Box<Found>) {
+        found.game = game.rules.as_ptr() as usize;
+        found.position = st.position_hash();
+        found.throw = st.throw;
+        found.ply = st.ply;
+        found.turn = st.turn;
         self.0.set(Some(found));
     }
 
