@@ -29,7 +29,8 @@ const NAME: &str = "search";
 
 /// The source of the search generated from `program`: of the hunt games' rule shapes
 /// ([`shaped_search_source`]) where the program is one, else one that holds the locals
-/// ([`held_search_source`]); `None` for a program without choices.
+/// ([`held_search_source`]) where that pays; `None` for other programs (the executor searches them,
+/// through their runners).
 pub(crate) fn search_source(program: &Program) -> Option<String> {
     shaped_search_source(program).or_else(|| held_search_source(program))
 }
@@ -458,12 +459,11 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
 /// would go ([`Executor::rule`] in a search), but for the locals: they are held in an array, `l`,
 /// as a holding runner holds them ([`runner_source`]), and at a choice each option goes on from a
 /// copy of the array (`Executor::choose_held`), not from a copy of the run. `None` for a program
-/// without choices (the executor records its one move paused at the start) or one that records
-/// configurations (`seen_before`: each option must start from the record as it stood, which lives
-/// in the run).
+/// whose run forks at fewer than two choices, or one that records configurations (`seen_before`:
+/// each option must start from the record as it stood, which lives in the run).
 pub(crate) fn held_search_source(program: &Program) -> Option<String> {
-    // Only where the run forks at two choices or more: at a single fork the copies of the run cost
-    // no more than storing the array before each listing.
+    // Only where the run forks at two choices or more: for the others (one fork, or a pause at once)
+    // such a search took under 0.5% off a game, for about 20,000 more lines of generated code.
     if program.choices.iter().filter(|c| !c.last).count() < 2 {
         return None;
     }

@@ -328,8 +328,8 @@ impl FoundMoves {
 
     /// This position's box, taken out for the `stuck` search to fill its list, which it empties
     /// first: the list the last [`FoundMoves::take_into`] left there (its caller's previous list), or
-    /// a new one; a new box if the position has none. [`FoundMoves::keep`] puts it back. (The box is
-    /// moved, not its list, a few hundred bytes copied each time.)
+    /// a new one; a new box if the position has none. [`FoundMoves::keep`] puts it back. (Moving the
+    /// box moves a pointer; moving its list out and back in copied a few hundred bytes each time.)
     pub(crate) fn take_box(&self) -> Box<Found> {
         match self.0.take() {
             Some(mut found) => {
