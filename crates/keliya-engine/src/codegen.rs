@@ -469,15 +469,15 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
     }
     let n = program.locals;
     let body = arms(program, |op, plain| {
-        let text = match op {
+        // At a choice each option goes on in `go`, with its own copy of the locals.
+        let plain = match op {
             Op::Choose { node } => format!(
-                "store(&mut run.locals, &l[..]);\n\
-                 let node = &ex.program().choices[{node}];\n\
+                "let node = &ex.program().choices[{node}];\n\
                  return ex.choose_held(run, st, node, l, go);"
             ),
-            Op::ForList { .. } => format!("store(&mut run.locals, &l[..]);\n{plain}"),
-            _ => held_operation(program, op, plain)?,
+            _ => plain,
         };
+        let text = held_operation(program, op, plain)?;
         (!text.contains("Func::SeenBefore")).then_some(text)
     })?;
     let mut s = String::new();
@@ -600,7 +600,8 @@ fn holds_locals(program: &Program) -> bool {
 /// locals written in `l`, put back in the run before the executor reads them, and a loop's variables
 /// read again after it binds them.
 fn held_operation(program: &Program, op: &Op, plain: String) -> Option<String> {
-    let store = "store(&mut run.locals, &l);";
+    // (`l[..]`: `l` is an array in a runner, a borrowed one in a held search.)
+    let store = "store(&mut run.locals, &l[..]);";
     Some(match op {
         Op::Set { slot, value } => {
             let (cells, value) = val(value);
