@@ -18,7 +18,7 @@
 use crate::interp::{Choice, EngineError, FoundMove, Head, Successors};
 use crate::ir::*;
 use crate::program::{Backend, ChoiceNode, Op, Options, Program};
-use crate::run::{Frame, Listing, Run, Scratch};
+use crate::run::{Frame, Listing, Run, Scratch, Standing};
 use crate::state::Outcome;
 use crate::{Game, PlayerId};
 use smallvec::SmallVec;
@@ -73,7 +73,7 @@ pub(crate) struct Executor<'g, 's> {
     /// The choices of the path being explored.
     path: SmallVec<[Choice; 4]>,
     /// The `for` loops the path is in, innermost last.
-    frames: SmallVec<[Frame; 2]>,
+    frames: Frames,
     /// The options of every choice point and loop on the path, each a range of this list, innermost last.
     pub(crate) options: Vec<[Value; 2]>,
     keep_changes: bool,
@@ -96,6 +96,9 @@ pub(crate) struct Executor<'g, 's> {
     /// Where the option list goes back to when finishing a paused move.
     room: Option<&'s std::cell::Cell<Vec<[Value; 2]>>>,
 }
+
+/// The `for` loops a path is in, innermost last.
+type Frames = SmallVec<[Frame; 2]>;
 
 impl Drop for Executor<'_, '_> {
     fn drop(&mut self) {
@@ -473,8 +476,8 @@ impl<'g, 's> Executor<'g, 's> {
         Ok(Some(listed))
     }
 
-    /// Follows each option of a choice point: a copy of the run per option (the last takes the run
-    /// itself), the option bound, then everything after the node.
+    /// Follows each option of a choice point: the run as it stood at the node (put back, or a copy of
+    /// it), the option bound, then everything after the node.
     fn fork(
         &mut self,
         run: &mut Run<'g>,
@@ -485,10 +488,28 @@ impl<'g, 's> Executor<'g, 's> {
         if self.paused_within(run, st, node, &options)? {
             return Ok(());
         }
-        let slots = &node.options.slots;
         // Each option goes on in the loops the path is in, from where they are now.
         let frames = (!self.frames.is_empty()).then(|| self.frames.clone());
-        // One copy serves every option but the last, copied afresh for each.
+        // A run that has recorded no configuration is its locals and decisions: those are kept here
+        // and put back before each option after the first, so that the options share the run and
+        // nothing is allocated.
+        if options.len() > 1 && run.nothing_seen() {
+            let locals = SmallVec::<[Value; 32]>::from_slice(&run.locals);
+            let here = run.standing();
+            for k in options.clone() {
+                if self.full() {
+                    break;
+                }
+                if k > options.start {
+                    self.stand_again(run, &frames, here);
+                    run.locals.copy_from_slice(&locals);
+                    run.forget_seen();
+                }
+                self.go_on(run, st, node, k, options.end)?;
+            }
+            return Ok(());
+        }
+        // Otherwise one copy of the run serves every option but the last, copied afresh for each.
         let mut copy: Option<Run<'g>> = None;
         for k in options.clone() {
             if self.full() {
@@ -499,11 +520,6 @@ impl<'g, 's> Executor<'g, 's> {
             {
                 self.frames.clone_from(frames);
             }
-            let values = self.options[k];
-            self.path.push(Choice {
-                point: node.id,
-                values,
-            });
             let run_k = if k + 1 == options.end {
                 &mut *run
             } else if let Some(copy) = copy.as_mut() {
@@ -512,14 +528,44 @@ impl<'g, 's> Executor<'g, 's> {
             } else {
                 copy.insert(run.clone())
             };
-            let mark = st.mark();
-            run_k.bind(slots, values);
-            self.run_from(run_k, st, node.body as usize)?;
-            // Whatever the path left listed (a loop it left by a decided game) goes with it.
-            self.options.truncate(options.end);
-            self.take_back(st, mark);
-            self.path.pop();
+            self.go_on(run_k, st, node, k, options.end)?;
         }
+        Ok(())
+    }
+
+    /// Before a fork's option after the first: the loops the path is in, and what the run had
+    /// decided and its loop steps, as they stood at the fork.
+    #[inline(always)]
+    fn stand_again(&mut self, run: &mut Run<'g>, frames: &Option<Frames>, here: Standing) {
+        if let Some(frames) = frames {
+            self.frames.clone_from(frames);
+        }
+        run.stand(here);
+    }
+
+    /// Option `k` of a fork whose options end at `end`: bound in `run` and followed to the end of the
+    /// rule, then its changes taken back.
+    #[inline(always)]
+    fn go_on(
+        &mut self,
+        run: &mut Run<'g>,
+        st: &mut Scratch,
+        node: &'g ChoiceNode,
+        k: usize,
+        end: usize,
+    ) -> Done {
+        let values = self.options[k];
+        self.path.push(Choice {
+            point: node.id,
+            values,
+        });
+        let mark = st.mark();
+        run.bind(&node.options.slots, values);
+        self.run_from(run, st, node.body as usize)?;
+        // Whatever the path left listed (a loop it left by a decided game) goes with it.
+        self.options.truncate(end);
+        self.take_back(st, mark);
+        self.path.pop();
         Ok(())
     }
 
@@ -546,10 +592,7 @@ impl<'g, 's> Executor<'g, 's> {
                 break;
             }
             if k > options.start {
-                if let Some(frames) = &frames {
-                    self.frames.clone_from(frames);
-                }
-                run.stand(here);
+                self.stand_again(run, &frames, here);
             }
             let values = self.options[k];
             self.path.push(Choice {

@@ -260,8 +260,8 @@ pub(crate) struct Run<'a> {
     scope: std::cell::OnceCell<Box<Scope>>,
 }
 
-/// What a run has decided and its loop steps, where a generated search's fork stands
-/// ([`Run::standing`]), for each option to go on from.
+/// What a run has decided and its loop steps, where a fork stands ([`Run::standing`]), for each
+/// option to go on from.
 #[derive(Clone, Copy)]
 pub(crate) struct Standing {
     decided: Decided,
