@@ -231,7 +231,11 @@ impl<'g, 's> Executor<'g, 's> {
         }
         self.path.clear();
         self.frames.clear();
-        let mut run = Run::with_locals(self.game, rule, program.locals);
+        // The list of locals is lent by the caller's list of moves (only a run takes it: a generated
+        // search that makes none pays nothing).
+        let room =
+            (self.found.as_mut()).map_or_else(Vec::new, |f| std::mem::take(&mut f.run_locals));
+        let mut run = Run::with_locals_in(self.game, rule, program.locals, room);
         let mark = st.mark();
         self.start = mark;
         // A rule without choice points has one move, whatever it does: a search records it paused at
@@ -241,11 +245,13 @@ impl<'g, 's> Executor<'g, 's> {
             if let Some(found) = &mut self.found {
                 found.push_paused_start(head, (&run.locals, run.steps));
             }
+            self.lend_back(&mut run);
             return Ok(());
         }
         let options = self.options.len();
         let done = self.run_from(&mut run, st, 0);
         self.options.truncate(options);
+        self.lend_back(&mut run);
         done?;
         self.take_back(st, mark);
         Ok(())
@@ -543,6 +549,14 @@ impl<'g, 's> Executor<'g, 's> {
         run.stand(here);
     }
 
+    /// The run's list of locals back to the caller's list of moves, for the next run.
+    #[inline]
+    fn lend_back(&mut self, run: &mut Run<'g>) {
+        if let Some(found) = &mut self.found {
+            found.run_locals = run.take_locals();
+        }
+    }
+
     /// Option `k` of a fork whose options end at `end`: bound in `run` and followed to the end of the
     /// rule, then its changes taken back.
     #[inline(always)]
@@ -830,15 +844,16 @@ fn operand(run: &Run<'_>, st: &Scratch, e: &Expr) -> Result<Value, Box<EngineErr
 impl Game {
     /// Plays a move found paused at its last choice point: the run is rebuilt as it was there, the
     /// move's option is bound, and the rest of the rule runs to its end. A move with no choice was
-    /// paused at the start of a rule without choice points, and its whole body runs. `st` is left as the move leaves
-    /// it; the result says what the move decided. `room` is the list of moves' room for loops' options.
+    /// paused at the start of a rule without choice points, and its whole body runs. `st` is left as
+    /// the move leaves it; the result says what the move decided. `list`, where the move was found,
+    /// lends its room for the options of loops and for the run's locals.
     pub(crate) fn unpause(
         &self,
         st: &mut Scratch,
         found: &FoundMove,
         locals: &[Value],
         steps: u32,
-        room: &std::cell::Cell<Vec<[Value; 2]>>,
+        list: &Successors,
     ) -> Result<Decided, Box<EngineError>> {
         let mismatch = || {
             Box::new(EngineError {
@@ -862,14 +877,18 @@ impl Game {
         if locals.len() != program.locals {
             return Err(mismatch());
         }
-        let mut run = Run::resumed(self, found.rule, locals, steps, found.decided);
+        let room = list.played_locals.take();
+        let mut run = Run::resumed(self, found.rule, locals, steps, found.decided, room);
         run.preference = found.preference;
         run.bind(slots, values);
+        let items = &list.items;
         let mut finish =
-            Executor::working_in(self, Mode::Finish, false, room.take(), None, Some(room));
+            Executor::working_in(self, Mode::Finish, false, items.take(), None, Some(items));
         finish.set_program(found.rule, program);
-        finish.run_from(&mut run, st, pc as usize)?;
-        Ok(run.decided())
+        let done = finish.run_from(&mut run, st, pc as usize);
+        let decided = run.decided();
+        list.played_locals.set(run.take_locals());
+        done.map(|()| decided)
     }
 }
 

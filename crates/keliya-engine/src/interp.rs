@@ -117,6 +117,10 @@ pub struct Successors {
     /// lists, and the options of the `for` loops a played move runs.
     pub(crate) options: Vec<[Value; 2]>,
     pub(crate) items: std::cell::Cell<Vec<[Value; 2]>>,
+    /// The list of a run's locals, lent to each run a search makes ([`Executor::rule`]); and to the
+    /// run that finishes a played move, through `played_locals` (the list is borrowed then).
+    pub(crate) run_locals: Vec<Value>,
+    pub(crate) played_locals: std::cell::Cell<Vec<Value>>,
     /// The box of moves of a game's last position, with the room of its list, for the first
     /// positions of the next game played from this list (`State::found`).
     pub(crate) spare_box: FoundMoves,
@@ -207,6 +211,8 @@ impl Successors {
             over: false,
             options: Vec::new(),
             items: std::cell::Cell::new(Vec::new()),
+            run_locals: Vec::new(),
+            played_locals: std::cell::Cell::new(Vec::new()),
             spare_box: FoundMoves::none(),
         }
     }
@@ -747,7 +753,7 @@ impl Game {
             }
             MadeRef::Paused { locals, steps } => {
                 let decided =
-                    self.unpause(&mut Scratch::played(st), &found, locals, steps, &list.items)?;
+                    self.unpause(&mut Scratch::played(st), &found, locals, steps, list)?;
                 self.finish(st, decided, false)
             }
             MadeRef::NotKept => Err(not_found()),

@@ -242,7 +242,10 @@ impl std::ops::Deref for Scratch<'_> {
 pub(crate) struct Run<'a> {
     pub(crate) game: &'a Game,
     pub(crate) rule: u16,
-    pub(crate) locals: SmallVec<[Value; 8]>,
+    /// A plain list, not a small vector: the executor reads and writes the locals at every step,
+    /// and a small vector asks where its items are at each access. Its room is lent from run to run
+    /// ([`Run::with_locals_in`], [`Run::take_locals`]), so a search allocates no list of its own.
+    pub(crate) locals: Vec<Value>,
     pub(crate) again: bool,
     /// The move captured, or brought a piece onto the board: something that cannot be undone, which
     /// restarts the quiet-turn count and the repetition history.
@@ -277,13 +280,13 @@ pub(crate) struct Frame {
     pub(crate) next: u32,
 }
 
-/// Copied by hand: a derived clone copies the inline locals one by one.
+/// Copied by hand, for `clone_from`'s reuse of the list of locals.
 impl Clone for Run<'_> {
     fn clone(&self) -> Self {
         Run {
             game: self.game,
             rule: self.rule,
-            locals: SmallVec::from_slice(&self.locals),
+            locals: self.locals.clone(),
             again: self.again,
             captured: self.captured,
             result: self.result,
@@ -296,7 +299,7 @@ impl Clone for Run<'_> {
     }
 
     /// A copy into a run made before (a fork's copy for its next option), whose list of locals keeps
-    /// its room: a run with more locals than fit inline allocates once per fork, not once per option.
+    /// its room: the fork allocates once, not once per option.
     fn clone_from(&mut self, source: &Self) {
         self.game = source.game;
         self.rule = source.rule;
@@ -335,19 +338,22 @@ impl<'a> Run<'a> {
     }
 
     /// A run of `rule` going on from where a search paused it (see `Game::unpause`), with the
-    /// locals, loop steps and decisions it had there.
+    /// locals, loop steps and decisions it had there, its list of locals in `room` (lent).
     pub(crate) fn resumed(
         game: &'a Game,
         rule: u16,
         locals: &[Value],
         steps: u32,
         decided: Decided,
+        mut room: Vec<Value>,
     ) -> Self {
+        room.clear();
+        room.extend_from_slice(locals);
         // One literal, so that the run is built where the caller keeps it, not copied there.
         Run {
             game,
             rule,
-            locals: SmallVec::from_slice(locals),
+            locals: room,
             again: decided.again,
             captured: decided.captured,
             result: decided.result,
@@ -392,10 +398,24 @@ impl<'a> Run<'a> {
     /// A run with room for `locals` locals (the rule's body for the player to move may use fewer than
     /// the rule declares, see `Game::body_for`).
     pub(crate) fn with_locals(game: &'a Game, rule: u16, locals: usize) -> Self {
+        Run::with_locals_in(game, rule, locals, Vec::new())
+    }
+
+    /// [`Run::with_locals`], its list of locals in `room` (lent, and given back by
+    /// [`Run::take_locals`]: a list that has held as many allocates nothing).
+    #[inline]
+    pub(crate) fn with_locals_in(
+        game: &'a Game,
+        rule: u16,
+        locals: usize,
+        mut room: Vec<Value>,
+    ) -> Self {
+        room.clear();
+        room.resize(locals, Value::None);
         Run {
             game,
             rule,
-            locals: smallvec::smallvec![Value::None; locals],
+            locals: room,
             again: false,
             captured: false,
             result: None,
@@ -405,6 +425,12 @@ impl<'a> Run<'a> {
             settling: false,
             scope: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The run's list of locals, to lend to the next run (the run keeps an empty one).
+    #[inline]
+    pub(crate) fn take_locals(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.locals)
     }
 
     /// The run's [`Scope`], made the first time it is asked for.
