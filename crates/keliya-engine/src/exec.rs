@@ -49,6 +49,7 @@ type Done = Result<(), Box<EngineError>>;
 
 /// The rest of a generated search from an operation on, with the locals it holds
 /// ([`Executor::choose_held`]).
+#[cfg_attr(test, allow(unused))] // only generated code calls it
 pub(crate) type Held<'g, 's, const N: usize> = for<'p> fn(
     &mut Executor<'g, 's>,
     &mut Run<'g>,
@@ -415,6 +416,7 @@ impl<'g, 's> Executor<'g, 's> {
     /// [`Executor::choose`] in a generated search ([`crate::compiled::Search`]) that holds the locals
     /// in `l` (stored in the run for the listing): each option goes on in `go` with a copy of `l`
     /// that binds it, not with a copy of the run.
+    #[cfg_attr(test, allow(unused))] // only generated code calls it
     pub(crate) fn choose_held<const N: usize>(
         &mut self,
         run: &mut Run<'g>,
@@ -586,6 +588,7 @@ impl<'g, 's> Executor<'g, 's> {
     /// [`Executor::fork`] in a generated search holding the locals in `l`: each option goes on in `go`
     /// from a copy of `l` with the option bound, and the run's decisions and loop steps as they are
     /// here (the run's own locals are only where listings read them, stored before each).
+    #[cfg_attr(test, allow(unused))]
     fn fork_held<const N: usize>(
         &mut self,
         run: &mut Run<'g>,
@@ -757,6 +760,7 @@ impl<'g, 's> Executor<'g, 's> {
 
 /// What generated code (compiled/) calls: the executor's bookkeeping of a search, the same
 /// for both backends.
+#[cfg_attr(test, allow(unused))]
 impl<'g> Executor<'g, '_> {
     #[inline(always)]
     pub(crate) fn game(&self) -> &'g Game {
