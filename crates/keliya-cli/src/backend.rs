@@ -39,18 +39,36 @@ pub fn load_game_on(what: &str, backend: BackendArg) -> Result<Compiled, CliErro
     Ok(c)
 }
 
-/// The line `show --code` ends with: how a game's rules run.
+/// The line `show --code` ends with: how a game's rules run, counting the rules' programs and the
+/// conditions the turn tests (each rule's `when`, each end condition), which have generated code
+/// each of their own.
 pub fn describe(game: &keliya_engine::Game) -> String {
-    let (generated, total) = game.compiled_programs();
+    let (programs, all_programs) = game.compiled_programs();
+    let (conditions, all_conditions) = game.compiled_conditions();
     let on = game.backend().name();
-    match (game.backend(), generated, total) {
-        (Backend::Vm, _, _) => format!("Backend: {on} (the executor runs every rule)"),
-        (_, 0, _) => {
+    let whole = programs == all_programs && conditions == all_conditions;
+    let part = |n: usize, of: usize, what: &str| match (n == of, of) {
+        (true, 1) => format!("the {what}"),
+        (true, _) => format!("all {of} {what}s"),
+        (false, _) => format!("{n} of {of} {what}s"),
+    };
+    let parts = match all_conditions {
+        0 => part(programs, all_programs, "rule program"),
+        _ => format!(
+            "{} and {}",
+            part(programs, all_programs, "rule program"),
+            part(conditions, all_conditions, "turn condition")
+        ),
+    };
+    match game.backend() {
+        Backend::Vm => format!("Backend: {on} (the executor runs every rule)"),
+        _ if programs + conditions == 0 => {
             format!("Backend: {on} (no generated code for these rules: the executor runs them)")
         }
-        (_, g, t) if g == t => format!("Backend: {on} (all {t} rule programs generated)"),
-        (_, g, t) => format!(
-            "Backend: {on} ({g} of {t} rule programs generated, the executor runs the rest)"
+        _ if whole => format!("Backend: {on} ({parts} generated)"),
+        // Two lines, to fit 80 columns.
+        _ => format!(
+            "Backend: {on}, the executor running what is not generated\n  generated: {parts}"
         ),
     }
 }

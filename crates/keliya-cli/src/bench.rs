@@ -191,6 +191,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         let mean_plies = plies as f64 / playouts.max(1) as f64;
         let memory = peak_memory_kib();
         let (generated, total) = game.compiled_programs();
+        let (generated_conditions, conditions) = game.compiled_conditions();
         if args.json {
             outln!(
                 "{}",
@@ -210,6 +211,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                     "backend": game.backend().name(),
                     "rule_programs": total,
                     "generated_programs": generated,
+                    "turn_conditions": conditions,
+                    "generated_conditions": generated_conditions,
                 })
             );
         } else {

@@ -19,6 +19,17 @@ fn ok(o: &Output) -> String {
 /// A rule of a user's own: the bundled module has no code for it.
 const LEAPING_LEOPARDS: &str = include_str!("leaping-leopards.yaml");
 
+/// An end condition written anew (three captures win, where Hat's rules say four): the bundled module
+/// has no test for it.
+const THREE_CAPTURES: &str = "keliya: 1
+title: Hat diviyan keliya, three captures win
+extends: hat-diviyan-keliya
+ends:
+  capture-goal:
+    when: captures[hunter] > 2
+    winner: hunter
+";
+
 #[test]
 fn simulate_plays_the_same_games_and_records_on_both_backends() {
     let dir = std::env::temp_dir().join(format!("keliya-backend-{}", std::process::id()));
@@ -72,7 +83,9 @@ fn an_unknown_backend_is_a_usage_error_naming_both() {
 fn show_code_and_bench_say_what_runs_the_rules() {
     let code = ok(&keliya(&["show", "hat-diviyan-keliya", "--code"]));
     assert!(
-        code.contains("\nBackend: compiled (all 5 rule programs generated)\n"),
+        code.contains(
+            "\nBackend: compiled (all 5 rule programs and all 7 turn conditions generated)\n"
+        ),
         "{code}"
     );
     let dir = std::env::temp_dir().join(format!("keliya-backend-show-{}", std::process::id()));
@@ -82,7 +95,19 @@ fn show_code_and_bench_say_what_runs_the_rules() {
     let code = ok(&keliya(&["show", user.to_str().unwrap(), "--code"]));
     assert!(
         code.contains(
-            "\nBackend: compiled (5 of 6 rule programs generated, the executor runs the rest)\n"
+            "\nBackend: compiled, the executor running what is not generated\n  generated: 5 of 6 \
+             rule programs and all 8 turn conditions\n"
+        ),
+        "{code}"
+    );
+    // An end condition of a user's own: its test is not in the bundled module, the rules' are.
+    let user = dir.join("three-captures.yaml");
+    std::fs::write(&user, THREE_CAPTURES).unwrap();
+    let code = ok(&keliya(&["show", user.to_str().unwrap(), "--code"]));
+    assert!(
+        code.contains(
+            "\nBackend: compiled, the executor running what is not generated\n  generated: all 5 \
+             rule programs and 6 of 7 turn conditions\n"
         ),
         "{code}"
     );
@@ -106,6 +131,8 @@ fn show_code_and_bench_say_what_runs_the_rules() {
     assert_eq!(compiled["backend"], "compiled");
     assert_eq!(compiled["generated_programs"], 5);
     assert_eq!(compiled["rule_programs"], 5);
+    assert_eq!(compiled["generated_conditions"], 7);
+    assert_eq!(compiled["turn_conditions"], 7);
     let text = ok(&keliya(&[
         "bench",
         "hat-diviyan-keliya",
