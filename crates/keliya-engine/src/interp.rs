@@ -216,6 +216,19 @@ impl Successors {
             spare_box: FoundMoves::none(),
         }
     }
+    /// Trades the moves found (and where they were found) with `other`, each list keeping its own
+    /// workspace: swapping the whole lists moved about twice as many words, on every turn a `stuck`
+    /// search had kept its moves.
+    pub(crate) fn swap_moves(&mut self, other: &mut Successors) {
+        std::mem::swap(&mut self.entries, &mut other.entries);
+        std::mem::swap(&mut self.groups, &mut other.groups);
+        std::mem::swap(&mut self.choices, &mut other.choices);
+        std::mem::swap(&mut self.locals, &mut other.locals);
+        std::mem::swap(&mut self.changes, &mut other.changes);
+        std::mem::swap(&mut self.found_in, &mut other.found_in);
+        std::mem::swap(&mut self.over, &mut other.over);
+    }
+
     /// The most the lists of one search may hold, in bytes: at most 40 a move where a rule pauses at
     /// its last choice (ten million moves, the most `limits: max_options_per_position` allows, take
     /// 400 MB), more where each move keeps its own choices and changes.

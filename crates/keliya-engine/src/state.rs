@@ -401,7 +401,7 @@ impl FoundMoves {
             && found.ply == st.ply
             && found.turn == st.turn;
         if same {
-            std::mem::swap(list, &mut found.moves);
+            list.swap_moves(&mut found.moves);
         }
         found.game = NO_GAME;
         self.0.set(Some(found));
