@@ -102,16 +102,7 @@ pub struct Successor {
 /// move is played with [`Game::advance_found`], or taken out whole with [`Successors::get`].
 #[derive(Default)]
 pub struct Successors {
-    entries: Vec<Entry>,
-    groups: Vec<Group>,
-    /// The groups' paths, locals and written values, each group's a span of these.
-    choices: Vec<Choice>,
-    locals: Vec<Value>,
-    changes: Vec<Undo>,
-    /// As [`Successor::found_in`].
-    found_in: u64,
-    /// Whether the lists hold more than [`Successors::MAX_BYTES`] (worked out as they grow).
-    over: bool,
+    moves: MovesFound,
     /// Room that finding the moves and playing one of them work in, kept for the next time (the list
     /// is the caller's workspace: a playout loop keeps one for all its games): the executor's option
     /// lists, and the options of the `for` loops a played move runs.
@@ -124,6 +115,45 @@ pub struct Successors {
     /// The box of moves of a game's last position, with the room of its list, for the first
     /// positions of the next game played from this list (`State::found`).
     pub(crate) spare_box: FoundMoves,
+}
+
+/// The moves a search found, and where: the part of [`Successors`] that a `stuck` search keeps with a
+/// position and hands to the turn's search (the rest is workspace, which each list keeps).
+#[derive(Default)]
+struct MovesFound {
+    entries: Vec<Entry>,
+    groups: Vec<Group>,
+    /// The groups' paths, locals and written values, each group's a span of these.
+    choices: Vec<Choice>,
+    locals: Vec<Value>,
+    changes: Vec<Undo>,
+    /// As [`Successor::found_in`].
+    found_in: u64,
+    /// Whether the lists hold more than [`Successors::MAX_BYTES`] (worked out as they grow).
+    over: bool,
+}
+
+impl MovesFound {
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.groups.clear();
+        self.choices.clear();
+        self.locals.clear();
+        self.changes.clear();
+        self.over = false;
+    }
+
+    /// Field by field: a swap of the whole struct is a generic byte loop out of line, which cost Hat
+    /// 0.5% more.
+    fn swap(&mut self, other: &mut MovesFound) {
+        std::mem::swap(&mut self.entries, &mut other.entries);
+        std::mem::swap(&mut self.groups, &mut other.groups);
+        std::mem::swap(&mut self.choices, &mut other.choices);
+        std::mem::swap(&mut self.locals, &mut other.locals);
+        std::mem::swap(&mut self.changes, &mut other.changes);
+        std::mem::swap(&mut self.found_in, &mut other.found_in);
+        std::mem::swap(&mut self.over, &mut other.over);
+    }
 }
 
 /// One move: its group and its option at the group's choice point.
@@ -202,13 +232,15 @@ impl<'a> Head<'a> {
 impl Successors {
     pub const fn new() -> Successors {
         Successors {
-            entries: Vec::new(),
-            groups: Vec::new(),
-            choices: Vec::new(),
-            locals: Vec::new(),
-            changes: Vec::new(),
-            found_in: 0,
-            over: false,
+            moves: MovesFound {
+                entries: Vec::new(),
+                groups: Vec::new(),
+                choices: Vec::new(),
+                locals: Vec::new(),
+                changes: Vec::new(),
+                found_in: 0,
+                over: false,
+            },
             options: Vec::new(),
             items: std::cell::Cell::new(Vec::new()),
             run_locals: Vec::new(),
@@ -220,13 +252,7 @@ impl Successors {
     /// workspace: swapping the whole lists moved about twice as many words, on every turn a `stuck`
     /// search had kept its moves.
     pub(crate) fn swap_moves(&mut self, other: &mut Successors) {
-        std::mem::swap(&mut self.entries, &mut other.entries);
-        std::mem::swap(&mut self.groups, &mut other.groups);
-        std::mem::swap(&mut self.choices, &mut other.choices);
-        std::mem::swap(&mut self.locals, &mut other.locals);
-        std::mem::swap(&mut self.changes, &mut other.changes);
-        std::mem::swap(&mut self.found_in, &mut other.found_in);
-        std::mem::swap(&mut self.over, &mut other.over);
+        self.moves.swap(&mut other.moves);
     }
 
     /// The most the lists of one search may hold, in bytes: at most 40 a move where a rule pauses at
@@ -237,16 +263,16 @@ impl Successors {
     /// The bytes the lists hold (their lengths, not their room).
     pub(crate) fn bytes(&self) -> usize {
         use std::mem::size_of;
-        self.entries.len() * size_of::<Entry>()
-            + self.groups.len() * size_of::<Group>()
-            + self.choices.len() * size_of::<Choice>()
-            + self.locals.len() * size_of::<Value>()
-            + self.changes.len() * size_of::<Undo>()
+        self.moves.entries.len() * size_of::<Entry>()
+            + self.moves.groups.len() * size_of::<Group>()
+            + self.moves.choices.len() * size_of::<Choice>()
+            + self.moves.locals.len() * size_of::<Value>()
+            + self.moves.changes.len() * size_of::<Undo>()
     }
 
     /// Whether the moves found take more room than one search may have ([`Successors::MAX_BYTES`]).
     pub(crate) fn over_budget(&self) -> bool {
-        self.over
+        self.moves.over
     }
 
     /// Notes whether the lists, just grown by a group and its moves, hold too much: looked at every 64th group, and at every
@@ -254,34 +280,29 @@ impl Successors {
     /// never passed by much), so that the small searches of a playout pay next to nothing for it.
     #[inline]
     fn weigh(&mut self) {
-        if self.groups.len().is_multiple_of(64) || self.entries.len() >= 1 << 20 {
-            self.over = self.bytes() > Self::MAX_BYTES;
+        if self.moves.groups.len().is_multiple_of(64) || self.moves.entries.len() >= 1 << 20 {
+            self.moves.over = self.bytes() > Self::MAX_BYTES;
         }
     }
 
     /// Whether the list has room for moves (it has held some).
     pub(crate) fn has_room(&self) -> bool {
-        self.entries.capacity() > 0
+        self.moves.entries.capacity() > 0
     }
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.moves.entries.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.moves.entries.is_empty()
     }
     pub(crate) fn clear(&mut self) {
-        self.entries.clear();
-        self.groups.clear();
-        self.choices.clear();
-        self.locals.clear();
-        self.changes.clear();
-        self.over = false;
+        self.moves.clear();
     }
     /// The `i`th move (`None` past the end).
     pub fn mv(&self, i: usize) -> Option<Move> {
-        let entry = self.entries.get(i)?;
-        let group = &self.groups[entry.group as usize];
-        let mut choices = SmallVec::from_slice(group.path.of(&self.choices));
+        let entry = self.moves.entries.get(i)?;
+        let group = &self.moves.groups[entry.group as usize];
+        let mut choices = SmallVec::from_slice(group.path.of(&self.moves.choices));
         if let Some(point) = group.point {
             choices.push(Choice {
                 point,
@@ -317,8 +338,8 @@ impl Successors {
     }
 
     fn found(&self, i: usize) -> Option<FoundMove<'_>> {
-        let &Entry { group, values } = self.entries.get(i)?;
-        let group = &self.groups[group as usize];
+        let &Entry { group, values } = self.moves.entries.get(i)?;
+        let group = &self.moves.groups[group as usize];
         Some(FoundMove {
             rule: group.rule,
             last: group.point.map(|point| Choice { point, values }),
@@ -326,38 +347,38 @@ impl Successors {
             decided: group.decided,
             made: match group.kept {
                 Kept::Nothing => MadeRef::NotKept,
-                Kept::Written(changes) => MadeRef::Written(changes.of(&self.changes)),
+                Kept::Written(changes) => MadeRef::Written(changes.of(&self.moves.changes)),
                 Kept::Paused { locals, steps } => MadeRef::Paused {
-                    locals: locals.of(&self.locals),
+                    locals: locals.of(&self.moves.locals),
                     steps,
                 },
             },
-            found_in: self.found_in,
+            found_in: self.moves.found_in,
         })
     }
 
     #[inline]
     fn push_group(&mut self, head: Head, point: Option<u16>, kept: Kept) -> u32 {
-        let start = self.choices.len();
-        self.choices.extend_from_slice(head.path);
-        self.groups.push(Group {
+        let start = self.moves.choices.len();
+        self.moves.choices.extend_from_slice(head.path);
+        self.moves.groups.push(Group {
             rule: head.rule,
             point,
-            path: Span::since(start, &self.choices),
+            path: Span::since(start, &self.moves.choices),
             preference: head.preference,
             decided: head.decided,
             kept,
         });
-        self.groups.len() as u32 - 1
+        self.moves.groups.len() as u32 - 1
     }
 
     /// Records a complete move, with the values its effects wrote in `st` since `mark` when given.
     pub(crate) fn push_move(&mut self, head: Head, written: Option<(&Scratch, usize)>) {
         let kept = match written {
             Some((st, mark)) => {
-                let start = self.changes.len();
-                st.write_changes_since(mark, &mut self.changes);
-                Kept::Written(Span::since(start, &self.changes))
+                let start = self.moves.changes.len();
+                st.write_changes_since(mark, &mut self.moves.changes);
+                Kept::Written(Span::since(start, &self.moves.changes))
             }
             None => Kept::Nothing,
         };
@@ -377,7 +398,7 @@ impl Successors {
             preference: 0,
             decided: Decided::default(),
         };
-        let nothing_written = Span::since(self.changes.len(), &self.changes);
+        let nothing_written = Span::since(self.moves.changes.len(), &self.moves.changes);
         self.push_whole(head, Kept::Written(nothing_written));
     }
 
@@ -395,7 +416,7 @@ impl Successors {
     /// Records a move whose choices are all in its head.
     fn push_whole(&mut self, head: Head, kept: Kept) {
         let group = self.push_group(head, None, kept);
-        self.entries.push(Entry {
+        self.moves.entries.push(Entry {
             group,
             values: [Value::None; 2],
         });
@@ -415,7 +436,8 @@ impl Successors {
             return;
         }
         let group = self.push_paused(head, Some(point), locals, steps);
-        self.entries
+        self.moves
+            .entries
             .extend(options.iter().map(|&values| Entry { group, values }));
         self.weigh();
     }
@@ -423,7 +445,7 @@ impl Successors {
     /// Records the one move of a rule paused at its start, with `locals` and `steps`.
     pub(crate) fn push_paused_start(&mut self, head: Head, (locals, steps): (&[Value], u32)) {
         let group = self.push_paused(head, None, locals, steps);
-        self.entries.push(Entry {
+        self.moves.entries.push(Entry {
             group,
             values: [Value::None; 2],
         });
@@ -433,27 +455,28 @@ impl Successors {
     /// The group of moves paused at `point` (`None`: the start of the rule) with `locals` and `steps`.
     #[inline]
     fn push_paused(&mut self, head: Head, point: Option<u16>, locals: &[Value], steps: u32) -> u32 {
-        let start = self.locals.len();
-        self.locals.extend_from_slice(locals);
-        let locals = Span::since(start, &self.locals);
+        let start = self.moves.locals.len();
+        self.moves.locals.extend_from_slice(locals);
+        let locals = Span::since(start, &self.moves.locals);
         self.push_group(head, point, Kept::Paused { locals, steps })
     }
 
     /// Keeps only the moves of the highest preference (`prefer(n)`).
     fn keep_preferred(&mut self) {
-        let groups = &self.groups;
+        let groups = &self.moves.groups;
         let (low, best) = groups.iter().fold((i64::MAX, i64::MIN), |(low, best), g| {
             (low.min(g.preference), best.max(g.preference))
         });
         if low < best {
-            self.entries
+            self.moves
+                .entries
                 .retain(|e| groups[e.group as usize].preference == best);
         }
     }
 
     /// What the last move found decided (a replay finds one move).
     pub(crate) fn last_decided(&self) -> Option<Decided> {
-        self.groups.last().map(|g| g.decided)
+        self.moves.groups.last().map(|g| g.decided)
     }
 }
 
@@ -654,7 +677,7 @@ impl Game {
             found.push_pass();
         }
         // (A list the kept moves were swapped into has the stamp of the search that made it.)
-        found.found_in = self.stamp(st);
+        found.moves.found_in = self.stamp(st);
         Ok(())
     }
 
