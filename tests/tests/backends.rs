@@ -234,8 +234,7 @@ fn forking_rules_are_searched_with_their_locals_held() {
 
 /// A runner holds its locals in an array only where that pays: Raja Pasu's sowing (laps without a
 /// choice, after the one choice of a hole), not Pancha Keliya's rules (loops, but several choices,
-/// each option entering the runner again) nor Hat's (no loop). Each runner runs in blocks: fewer
-/// arms than operations where a rule has straight-line code.
+/// each option entering the runner again) nor Hat's (no loop).
 #[test]
 fn runners_hold_their_locals_only_where_a_loop_runs_without_a_choice() {
     let held = "load(&run.locals)";
@@ -243,14 +242,47 @@ fn runners_hold_their_locals_only_where_a_loop_runs_without_a_choice() {
     assert!(raja.contains(held), "Raja Pasu's sowing holds its locals");
     assert!(!module("pancha-keliya").contains(held));
     assert!(!module("hat-diviyan-keliya").contains(held));
-    // The sowing's first block runs from its hole's choice to its first loop without a jump back.
-    let sow = &raja[raja.find(held).unwrap()..];
-    let first_arm = &sow[sow.find("            1 => {").unwrap()..];
-    let first_arm = &first_arm[..first_arm.find("\n            }\n").unwrap()];
-    assert!(
-        first_arm.matches("                {\n").count() >= 3,
-        "{first_arm}"
-    );
+}
+
+/// Generated code is written as Rust's own loops and branches, entered once where a run starts or
+/// resumes, not as a `match` on the next operation taken at every jump: Raja Pasu's sowing is one
+/// arm for the choice of a hole and one for the sowing, its laps nested loops; the pancha, whose
+/// choices stand inside its loop of parts, resumes inside the loop with the rest of that pass and
+/// then the loop's further passes. No generated function of a bundled ruleset jumps by `pc`.
+#[test]
+fn generated_code_runs_in_loops_and_branches_not_jumps() {
+    let raja = module("raja-pasu");
+    let sow = raja
+        .split("\nfn ")
+        .find(|f| f.starts_with("runner_") && f.contains("Func::SeenBefore"))
+        .unwrap();
+    let arms: Vec<&str> = sow
+        .lines()
+        .filter(|l| l.starts_with("        ") && !l.starts_with("         ") && l.ends_with("=> {"))
+        .collect();
+    assert_eq!(arms, ["        0 => {", "        1 => {"], "{sow}");
+    // The sowing's loops: while sowing, while counters are in hand, past closed holes.
+    assert!(sow.matches("loop {").count() >= 3, "{sow}");
+    let pancha = module("pancha-keliya");
+    let held = pancha
+        .split("\nfn ")
+        .find(|f| f.starts_with("search_") && f.contains("choose_held"))
+        .unwrap();
+    // A choice inside the loop of parts: its options resume in an arm that opens a loop of its own.
+    let resumed = held
+        .split(" => {\n")
+        .skip(2)
+        .filter(|arm| arm.contains("loop {"))
+        .count();
+    assert!(resumed >= 2, "{held}");
+    let mut games = Vec::new();
+    for (name, _) in catalog().names() {
+        games.extend(compile(&name).game);
+    }
+    let games: Vec<&Game> = games.iter().collect();
+    let written = codegen::generate(&games, &|_| false);
+    assert_eq!(written.matches("pc = ").count(), 0);
+    assert_eq!(written.matches("continue;").count(), 0);
 }
 
 /// The errors of the first move of `game` played from each of its successors, on each backend.

@@ -419,6 +419,8 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
 /// the run and the position, calling what the executor calls (the functions of builtins.rs through
 /// `Run::call_values`, `Run::effect`, the executor's own `choose`, `for_list`, `for_next`, `end`).
 /// Every operation and expression of a prepared program has a form here, so every program gets one.
+/// Its jumps become Rust's loops and branches where they have the shapes the program builder writes
+/// ([`structured_arms`]), else one arm per block of straight-line operations ([`arms`]).
 ///
 /// The locals are read in one of two ways. A program with at most one choice that loops without a
 /// choice in the loop (a sowing's laps) holds them in an array of its size, `l`, read and written at
@@ -441,18 +443,247 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
             program.locals
         );
     }
-    s.push_str("    loop {\n        match pc {\n");
-    s.push_str(&arms(program, |op, plain| {
+    let text = |op: &Op, plain: String| {
         if held {
             held_operation(program, op, plain)
         } else {
             Some(borrowing(&plain))
         }
-    })?);
-    s.push_str(
-        "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n}\n",
-    );
+    };
+    match structured_arms(program, held, &text) {
+        Some(arms) => {
+            s.push_str("    match pc {\n");
+            s.push_str(&arms);
+            s.push_str("        _ => Err(run.error(0, \"no such operation\".into())),\n    }\n}\n");
+        }
+        None => {
+            s.push_str("    loop {\n        match pc {\n");
+            s.push_str(&arms(program, text)?);
+            s.push_str(
+                "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n}\n",
+            );
+        }
+    }
     Some(s)
+}
+
+/// The arms of a runner's `match` on where a run starts or resumes (the first operation, the body
+/// of each choice), each arm the operations from there on written as Rust's own loops and branches
+/// (`while` and `for` as `loop`, `if` as `if`), up to the end or the next choice, which return. A
+/// run then goes back to the `match` only when it resumes, not at every jump: in a sowing's laps
+/// the `match` was over a third of the runner's own instructions. `None` when a choice stands inside
+/// a loop or a branch (a run would resume in the middle of it) or the jumps are not those the
+/// program builder writes for `if`, `while` and `for`; such a runner keeps one arm per block.
+fn structured_arms(
+    program: &Program,
+    held: bool,
+    text: &dyn Fn(&Op, String) -> Option<String>,
+) -> Option<String> {
+    let mut starts: Vec<usize> = std::iter::once(0)
+        .chain(program.choices.iter().map(|c| c.body as usize))
+        .collect();
+    starts.sort_unstable();
+    starts.dedup();
+    let mut writer = Structured {
+        program,
+        held,
+        text,
+        texts: vec![None; program.ops.len()],
+        out: String::new(),
+    };
+    for start in starts {
+        writer.line(2, &format!("{start} => {{"));
+        writer.range(start, program.ops.len(), 3)?;
+        writer.line(2, "}");
+    }
+    Some(writer.out)
+}
+
+/// Writes a program's operations as structured Rust ([`structured_arms`]), each line once, at its
+/// depth, and each operation's text worked out once, however many arms write it (the text is
+/// generated whenever a program is built, to find its code by key).
+struct Structured<'a> {
+    program: &'a Program,
+    held: bool,
+    text: &'a dyn Fn(&Op, String) -> Option<String>,
+    /// By operation: its text (an operation's), or its test's memo cells and text (a jump's).
+    texts: Vec<Option<(String, String)>>,
+    out: String,
+}
+
+impl Structured<'_> {
+    /// Each line of `text`, indented `level` steps.
+    fn line(&mut self, level: usize, text: &str) {
+        for line in text.lines() {
+            for _ in 0..level {
+                self.out.push_str("    ");
+            }
+            self.out.push_str(line);
+            self.out.push('\n');
+        }
+    }
+
+    /// The memo cells and text of the condition of the jump at `pc`, as [`truthy`] gives them; a
+    /// runner that borrows the locals ([`borrowing`]) borrows them for the test alone, since the
+    /// branch it guards writes them.
+    fn test(&mut self, pc: usize, cond: &crate::ir::Expr) -> (String, String) {
+        if let Some(Some(known)) = self.texts.get(pc) {
+            return known.clone();
+        }
+        let (cells, holds) = truthy(cond);
+        let test = match locals_read(&holds) {
+            Some(n) if !self.held => (cells, format!("{{ let l = &run.locals[..{n}]; {holds} }}")),
+            _ => (cells, holds),
+        };
+        self.texts[pc] = Some(test.clone());
+        test
+    }
+
+    /// The operation at `pc` (one that is not a jump) in a block: its plain text ([`operation`],
+    /// where an effect that ends the game goes to the end, which returns) as `text` writes it.
+    fn operation(&mut self, level: usize, pc: usize) -> Option<()> {
+        if self.texts.get(pc)?.is_none() {
+            let program = self.program;
+            let op = &program.ops[pc];
+            let end = program.end;
+            let plain = operation(op, pc, end)?.replace(
+                &format!("pc = {end};\n    continue;"),
+                "return ex.end(run, st);",
+            );
+            let text = (self.text)(op, plain)?;
+            if text.contains("continue") || text.contains("pc =") {
+                return None;
+            }
+            self.texts[pc] = Some((String::new(), text));
+        }
+        let text = std::mem::take(&mut self.texts[pc].as_mut()?.1);
+        self.line(level, "{");
+        self.line(level + 1, &text);
+        self.line(level, "}");
+        self.texts[pc].as_mut()?.1 = text;
+        Some(())
+    }
+
+    /// The passes of the loop whose test (a `while`'s) or next option (a `for`'s) is at `head` and
+    /// whose jump back is at `back`, as a Rust loop; where to go on after it.
+    fn next_passes(&mut self, head: usize, back: usize, level: usize) -> Option<usize> {
+        let program = self.program;
+        let exit = match program.ops.get(head)? {
+            Op::Unless { cond, to } => {
+                let (cells, holds) = self.test(head, cond);
+                self.line(level, "loop {");
+                self.line(
+                    level + 1,
+                    &format!("{cells}if !({holds}) {{\n    break;\n}}"),
+                );
+                *to as usize
+            }
+            Op::ForNext { node, exit } => {
+                self.line(level, "loop {");
+                self.line(
+                    level + 1,
+                    &format!("if !ex.for_next(run, {node})? {{\n    break;\n}}"),
+                );
+                if self.held {
+                    for slot in &program.loops.get(*node as usize)?.slots {
+                        self.line(level + 1, &format!("l[{slot}] = run.locals[{slot}];"));
+                    }
+                }
+                *exit as usize
+            }
+            _ => return None,
+        };
+        // The loop's body is what lies between its head and its jump back, which is its last.
+        if exit != back + 1
+            || !matches!(program.ops.get(back), Some(Op::Jump { to }) if *to as usize == head)
+        {
+            return None;
+        }
+        self.range(head + 1, back, level + 1)?;
+        self.line(level, "}");
+        Some(exit)
+    }
+
+    /// The operations from `from` up to `to` (not included), at indentation `level` (3 is the top of
+    /// an arm); `None` where they cannot be written so.
+    fn range(&mut self, from: usize, to: usize, level: usize) -> Option<()> {
+        let program = self.program;
+        let ops = &program.ops;
+        let mut pc = from;
+        while pc < to {
+            let op = ops.get(pc)?;
+            match op {
+                Op::Unless { cond, to: target } => {
+                    let target = *target as usize;
+                    if target <= pc || target > to {
+                        return None;
+                    }
+                    let (cells, holds) = self.test(pc, cond);
+                    match ops.get(target - 1)? {
+                        // `while`: the test, the body, a jump back to the test.
+                        Op::Jump { to: back } if *back as usize == pc => {
+                            pc = self.next_passes(pc, target - 1, level)?;
+                            continue;
+                        }
+                        // `if` with `else`: the then-branch ends with a jump over the else-branch.
+                        Op::Jump { to: over } if *over as usize >= target => {
+                            let over = *over as usize;
+                            if over > to {
+                                return None;
+                            }
+                            self.line(level, "{");
+                            self.line(level + 1, &format!("{cells}if {holds} {{"));
+                            self.range(pc + 1, target - 1, level + 2)?;
+                            self.line(level + 1, "} else {");
+                            self.range(target, over, level + 2)?;
+                            self.line(level + 1, "}");
+                            self.line(level, "}");
+                            pc = over;
+                            continue;
+                        }
+                        _ => {
+                            self.line(level, "{");
+                            self.line(level + 1, &format!("{cells}if {holds} {{"));
+                            self.range(pc + 1, target, level + 2)?;
+                            self.line(level + 1, "}");
+                            self.line(level, "}");
+                        }
+                    }
+                    pc = target;
+                }
+                // `for`: the listing, then the next option bound at the top of each pass, the body, a
+                // jump back to the top.
+                Op::ForList { node } => {
+                    let Some(Op::ForNext { node: next, exit }) = ops.get(pc + 1) else {
+                        return None;
+                    };
+                    let exit = *exit as usize;
+                    let back = matches!(ops.get(exit.checked_sub(1)?), Some(Op::Jump { to }) if *to as usize == pc + 1);
+                    if next != node || exit > to || exit < pc + 3 || !back {
+                        return None;
+                    }
+                    self.operation(level, pc)?;
+                    pc = self.next_passes(pc + 1, exit - 1, level)?;
+                }
+                // At the top of an arm that resumes inside a branch or a loop: a jump over the
+                // else-branch, or the jump back at the end of the loop's body, after which the
+                // loop's next passes follow as a loop of their own.
+                Op::Jump { to } if level == 3 && *to as usize > pc => pc = *to as usize,
+                Op::Jump { to: head } if level == 3 => {
+                    pc = self.next_passes(*head as usize, pc, level)?;
+                }
+                Op::ForNext { .. } | Op::Jump { .. } => return None,
+                // A choice returns (its options resume at its body, an arm of their own); so does
+                // the end.
+                Op::Choose { .. } | Op::End => return self.operation(level, pc),
+                _ => {
+                    self.operation(level, pc)?;
+                    pc += 1;
+                }
+            }
+        }
+        Some(())
+    }
 }
 
 /// The source of a search that runs a program with choices itself, as the executor's run of it
@@ -468,7 +699,7 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
         return None;
     }
     let n = program.locals;
-    let body = arms(program, |op, plain| {
+    let text = |op: &Op, plain: String| {
         // At a choice each option goes on in `go`, with its own copy of the locals.
         let plain = match op {
             Op::Choose { node } => format!(
@@ -479,7 +710,11 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
         };
         let text = held_operation(program, op, plain)?;
         (!text.contains("Func::SeenBefore")).then_some(text)
-    })?;
+    };
+    let (body, looped) = match structured_arms(program, true, &text) {
+        Some(arms) => (arms, false),
+        None => (arms(program, text)?, true),
+    };
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -490,13 +725,23 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
         "    fn go<'g, 's>(ex: &mut Executor<'g, 's>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize, l: &mut [Value; {n}]) -> Done {{"
     );
     s.push_str("        let g = ex.game();\n        let ats = &ex.program().ats;\n        let _ = (g, ats);\n");
-    s.push_str("        loop {\n            match pc {\n");
-    for line in body.lines() {
-        let _ = writeln!(s, "    {line}");
+    if looped {
+        s.push_str("        loop {\n            match pc {\n");
+        for line in body.lines() {
+            let _ = writeln!(s, "    {line}");
+        }
+        s.push_str(
+            "                _ => return Err(run.error(0, \"no such operation\".into())),\n            }\n        }\n    }\n",
+        );
+    } else {
+        s.push_str("        match pc {\n");
+        for line in body.lines() {
+            let _ = writeln!(s, "    {line}");
+        }
+        s.push_str(
+            "            _ => Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n",
+        );
     }
-    s.push_str(
-        "                _ => return Err(run.error(0, \"no such operation\".into())),\n            }\n        }\n    }\n",
-    );
     s.push_str("    let _ = program;\n");
     s.push_str("    let mut run = ex.begin_run(st);\n");
     let _ = writeln!(s, "    let mut l = [Value::None; {n}];");
@@ -507,7 +752,8 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
 }
 
 /// The arms of a runner's `match` on the operation to go on from, one per block of straight-line
-/// operations ([`block_starts`]): each operation as `text` writes it from its plain form
+/// operations ([`block_starts`]), each jump going back to the `match` (for a program whose jumps
+/// [`structured_arms`] cannot write as loops and branches): each operation as `text` writes it from its plain form
 /// ([`operation`]); `None` if an operation has none.
 fn arms(program: &Program, text: impl Fn(&Op, String) -> Option<String>) -> Option<String> {
     let mut s = String::new();
