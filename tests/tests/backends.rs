@@ -232,6 +232,13 @@ fn forking_rules_are_searched_with_their_locals_held() {
     assert!(!module("hat-diviyan-keliya").contains(held));
 }
 
+/// Raja Pasu's sowing's runner (the rule that records configurations) in its generated module.
+fn sowing(raja: &str) -> &str {
+    raja.split("\nfn ")
+        .find(|f| f.starts_with("runner_") && f.contains("Func::SeenBefore"))
+        .expect("the sowing has a runner")
+}
+
 /// A runner holds its locals in an array only where that pays: Raja Pasu's sowing (laps without a
 /// choice, after the one choice of a hole), not Pancha Keliya's rules (loops, but several choices,
 /// each option entering the runner again) nor Hat's (no loop).
@@ -244,6 +251,34 @@ fn runners_hold_their_locals_only_where_a_loop_runs_without_a_choice() {
     assert!(!module("hat-diviyan-keliya").contains(held));
 }
 
+/// A runner that holds its locals keeps those that only ever hold a number, or only a truth, as
+/// plain Rust values, put back in the array only when it goes to the run: Raja Pasu's sowing keeps
+/// the counters in hand and the laps as numbers and whether it goes on sowing as a truth, while the
+/// holes stay `Value`s (`along` may give none). The backends playing alike holds the typed code to
+/// the executor's.
+#[test]
+fn held_locals_that_hold_one_kind_of_value_are_typed() {
+    let raja = module("raja-pasu");
+    let sow = sowing(&raja);
+    // `let hand = count(h, seed)`, `let laps = 1`, `let sowing = true` (slots 1, 3 and 4).
+    for declared in [
+        "let mut li1: i64 = l[1].int();",
+        "let mut li3: i64 = l[3].int();",
+        "let mut lb4: bool = l[4].truthy();",
+    ] {
+        assert!(sow.contains(declared), "{declared}\n{sow}");
+    }
+    assert!(
+        sow.contains("li1 = combine(AssignOp::Sub, li1, n);"),
+        "{sow}"
+    );
+    assert!(sow.contains("if !(lb4) {"), "{sow}");
+    assert!(!sow.contains("l[1].int() >"), "{sow}");
+    // The holes: `let pos = h`, then `along` each step.
+    assert!(sow.contains("l[2] = l[0];"), "{sow}");
+    assert!(!sow.contains(": i64 = l[2]"), "{sow}");
+}
+
 /// Generated code is written as Rust's own loops and branches, entered once where a run starts or
 /// resumes, not as a `match` on the next operation taken at every jump: Raja Pasu's sowing is one
 /// arm for the choice of a hole and one for the sowing, its laps nested loops; the pancha, whose
@@ -252,10 +287,7 @@ fn runners_hold_their_locals_only_where_a_loop_runs_without_a_choice() {
 #[test]
 fn generated_code_runs_in_loops_and_branches_not_jumps() {
     let raja = module("raja-pasu");
-    let sow = raja
-        .split("\nfn ")
-        .find(|f| f.starts_with("runner_") && f.contains("Func::SeenBefore"))
-        .unwrap();
+    let sow = sowing(&raja);
     let arms: Vec<&str> = sow
         .lines()
         .filter(|l| l.starts_with("        ") && !l.starts_with("         ") && l.ends_with("=> {"))

@@ -252,7 +252,7 @@ pub(crate) fn game_conditions(game: &Game) -> Vec<Option<String>> {
 /// The source of the test of a condition of the turn (a rule's `when`, an end condition), which reads
 /// the position and no locals, as `Run::truthy` evaluates it: `None` for one that reads a local.
 pub(crate) fn condition_source(e: &crate::ir::Expr) -> Option<String> {
-    let (cells, test) = truthy(e);
+    let (cells, test) = truthy(e, &[]);
     if locals_read(&test).is_some() {
         return None;
     }
@@ -296,8 +296,8 @@ pub(crate) fn lister_source(program: &Program) -> Option<String> {
                 format!("listings::sites_with(g, st, {p}, items);")
             }
             Domain::Range(a, b) => {
-                let (a_cells, a) = int(a);
-                let (b_cells, b) = int(b);
+                let (a_cells, a) = int(a, &[]);
+                let (b_cells, b) = int(b, &[]);
                 format!(
                     "{a_cells}let a = {a};\n{b_cells}let b = {b};\n\
                      // Bounded so a careless range cannot exhaust memory.\n\
@@ -306,7 +306,7 @@ pub(crate) fn lister_source(program: &Program) -> Option<String> {
                 )
             }
             Domain::Just(e) => {
-                let (cells, site) = val(e);
+                let (cells, site) = val(e, &[]);
                 format!(
                     "{cells}if let Value::Site(s) = {site} && !g.board.offboard[s as usize] {{\n    \
                      items.push([Value::Site(s), Value::None]);\n}}"
@@ -323,7 +323,7 @@ pub(crate) fn lister_source(program: &Program) -> Option<String> {
                 [a, b] => format!("run.locals[{a}] = values[0];\nrun.locals[{b}] = values[1];"),
                 _ => continue,
             };
-            let (cells, test) = truthy(f);
+            let (cells, test) = truthy(f, &[]);
             let holds = borrowing(&format!("{cells}{test}"));
             let _ = write!(
                 arm,
@@ -379,7 +379,7 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
     let mut arms = String::new();
     for o in program.all_options() {
         if let Some(f) = &o.filter {
-            let (cells, test) = truthy(f);
+            let (cells, test) = truthy(f, &[]);
             if cells.is_empty() {
                 let _ = writeln!(arms, "        {} => {test},", o.which);
             } else {
@@ -430,6 +430,143 @@ pub(crate) fn filter_source(program: &Program) -> Option<String> {
 /// operation borrows the run's locals it reads once instead ([`locals_read`]).
 pub(crate) fn runner_source(program: &Program) -> Option<String> {
     let held = holds_locals(program);
+    if held {
+        let kinds = local_kinds(program);
+        if kinds.iter().any(|&k| k != Kind::Value)
+            && let Some(typed) = runner_text(program, true, &kinds)
+            && reads_typed_locals_typed(&typed, &kinds)
+        {
+            return Some(typed);
+        }
+    }
+    runner_text(program, held, &[])
+}
+
+/// What a local holds all through a run, where generated code may keep it as a plain Rust value
+/// (`li3: i64`, `lb4: bool`) rather than a [`crate::ir::Value`] in the array of locals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Anything, or not known: kept as a `Value`.
+    Value,
+    Int,
+    Bool,
+}
+
+/// The kind of value an expression gives, as [`Exprs::val`] writes it: a number or a truth where
+/// the text is `Value::Int(..)` or `Value::Bool(..)` of a plain Rust one.
+fn kind_of(e: &crate::ir::Expr) -> Kind {
+    use crate::ir::{BinOp as B, Expr as X, Value as V};
+    match e {
+        X::Const(V::Int(_)) | X::Var { .. } | X::CountAt(..) => Kind::Int,
+        X::Const(V::Bool(_)) | X::EmptyAt(..) | X::HasAt(..) => Kind::Bool,
+        X::Not(_) | X::Bin(B::And | B::Or | B::Eq | B::Ne | B::Le | B::Ge | B::Lt | B::Gt, ..) => {
+            Kind::Bool
+        }
+        X::Neg(_) | X::Bin(..) => Kind::Int,
+        X::Compiled(c) => kind_of(c.source()),
+        _ => Kind::Value,
+    }
+}
+
+/// The kind of each local of `program` (a type pass over its assignments): a number where every
+/// assignment gives one (`+=` and `-=` do), a truth where every one gives one; a choice's or loop's
+/// variable, or a local given values of two kinds, or none, is a `Value`.
+fn local_kinds(program: &Program) -> Vec<Kind> {
+    let mut kinds: Vec<Option<Kind>> = vec![None; program.locals];
+    let mut merge = |slot: u16, kind: Kind| {
+        if let Some(known) = kinds.get_mut(slot as usize) {
+            *known = Some(match *known {
+                Some(k) if k != kind => Kind::Value,
+                _ => kind,
+            });
+        }
+    };
+    for op in &program.ops {
+        match op {
+            Op::Set { slot, value } => merge(*slot, kind_of(value)),
+            Op::Add { slot, .. } => merge(*slot, Kind::Int),
+            _ => {}
+        }
+    }
+    let bound = program
+        .loops
+        .iter()
+        .chain(program.choices.iter().map(|c| &c.options));
+    for options in bound {
+        for &slot in &options.slots {
+            merge(slot, Kind::Value);
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|k| k.unwrap_or(Kind::Value))
+        .collect()
+}
+
+/// Whether a runner's text reads each typed local only from its own variable: the array's copy is
+/// read only where it is declared from it, and written only where it goes back to the run. (Every
+/// expression form reads a typed local through [`Exprs`]; a form that read the array directly would
+/// read a stale value, so such a text is not used.)
+fn reads_typed_locals_typed(text: &str, kinds: &[Kind]) -> bool {
+    typed_locals(kinds).all(|(slot, typed)| {
+        let declared = format!("let mut {}: ", typed.name);
+        let declared_from = format!("= l[{slot}].{}();", typed.read);
+        let synced = typed.synced(slot);
+        let cell = format!("l[{slot}]");
+        text.lines().all(|line| {
+            let line = line.trim();
+            let reads = line.match_indices(&cell).any(|(i, _)| {
+                i == 0 || {
+                    let before = line.as_bytes()[i - 1];
+                    !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'.'))
+                }
+            });
+            !reads
+                || line == synced
+                || (line.starts_with(&declared) && line.ends_with(&declared_from))
+        })
+    })
+}
+
+/// How generated code writes a typed local: its variable, its Rust type, the `Value` it is kept in
+/// as, and the method of `Value` that reads it from one.
+struct Typed {
+    name: String,
+    rust: &'static str,
+    variant: &'static str,
+    read: &'static str,
+}
+
+impl Typed {
+    /// The statement that puts the local back in the array.
+    fn synced(&self, slot: usize) -> String {
+        format!("l[{slot}] = Value::{}({});", self.variant, self.name)
+    }
+}
+
+/// The typed locals of `kinds`, by slot.
+fn typed_locals(kinds: &[Kind]) -> impl Iterator<Item = (usize, Typed)> + '_ {
+    kinds.iter().enumerate().filter_map(|(slot, kind)| {
+        let (prefix, rust, variant, read) = match kind {
+            Kind::Value => return None,
+            Kind::Int => ("li", "i64", "Int", "int"),
+            Kind::Bool => ("lb", "bool", "Bool", "truthy"),
+        };
+        let name = format!("{prefix}{slot}");
+        Some((
+            slot,
+            Typed {
+                name,
+                rust,
+                variant,
+                read,
+            },
+        ))
+    })
+}
+
+/// A runner's text ([`runner_source`]), with the locals of `kinds` typed.
+fn runner_text(program: &Program, held: bool, kinds: &[Kind]) -> Option<String> {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -442,15 +579,22 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
             "    let mut l: [Value; {}] = load(&run.locals);",
             program.locals
         );
+        for (slot, typed) in typed_locals(kinds) {
+            let _ = writeln!(
+                s,
+                "    let mut {}: {} = l[{slot}].{}();",
+                typed.name, typed.rust, typed.read
+            );
+        }
     }
     let text = |op: &Op, plain: String| {
         if held {
-            held_operation(program, op, plain)
+            held_operation(program, op, plain, kinds)
         } else {
             Some(borrowing(&plain))
         }
     };
-    match structured_arms(program, held, &text) {
+    match structured_arms(program, held, kinds, &text) {
         Some(arms) => {
             s.push_str("    match pc {\n");
             s.push_str(&arms);
@@ -458,7 +602,7 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
         }
         None => {
             s.push_str("    loop {\n        match pc {\n");
-            s.push_str(&arms(program, text)?);
+            s.push_str(&arms(program, kinds, text)?);
             s.push_str(
                 "            _ => return Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n}\n",
             );
@@ -477,6 +621,7 @@ pub(crate) fn runner_source(program: &Program) -> Option<String> {
 fn structured_arms(
     program: &Program,
     held: bool,
+    kinds: &[Kind],
     text: &dyn Fn(&Op, String) -> Option<String>,
 ) -> Option<String> {
     let mut starts: Vec<usize> = std::iter::once(0)
@@ -487,6 +632,7 @@ fn structured_arms(
     let mut writer = Structured {
         program,
         held,
+        kinds,
         text,
         texts: vec![None; program.ops.len()],
         out: String::new(),
@@ -505,6 +651,7 @@ fn structured_arms(
 struct Structured<'a> {
     program: &'a Program,
     held: bool,
+    kinds: &'a [Kind],
     text: &'a dyn Fn(&Op, String) -> Option<String>,
     /// By operation: its text (an operation's), or its test's memo cells and text (a jump's).
     texts: Vec<Option<(String, String)>>,
@@ -530,7 +677,7 @@ impl Structured<'_> {
         if let Some(Some(known)) = self.texts.get(pc) {
             return known.clone();
         }
-        let (cells, holds) = truthy(cond);
+        let (cells, holds) = truthy(cond, self.kinds);
         let test = match locals_read(&holds) {
             Some(n) if !self.held => (cells, format!("{{ let l = &run.locals[..{n}]; {holds} }}")),
             _ => (cells, holds),
@@ -546,7 +693,7 @@ impl Structured<'_> {
             let program = self.program;
             let op = &program.ops[pc];
             let end = program.end;
-            let plain = operation(op, pc, end)?.replace(
+            let plain = operation(op, pc, end, self.kinds)?.replace(
                 &format!("pc = {end};\n    continue;"),
                 "return ex.end(run, st);",
             );
@@ -708,12 +855,12 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
             ),
             _ => plain,
         };
-        let text = held_operation(program, op, plain)?;
+        let text = held_operation(program, op, plain, &[])?;
         (!text.contains("Func::SeenBefore")).then_some(text)
     };
-    let (body, looped) = match structured_arms(program, true, &text) {
+    let (body, looped) = match structured_arms(program, true, &[], &text) {
         Some(arms) => (arms, false),
-        None => (arms(program, text)?, true),
+        None => (arms(program, &[], text)?, true),
     };
     let mut s = String::new();
     let _ = writeln!(
@@ -755,14 +902,18 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
 /// operations ([`block_starts`]), each jump going back to the `match` (for a program whose jumps
 /// [`structured_arms`] cannot write as loops and branches): each operation as `text` writes it from its plain form
 /// ([`operation`]); `None` if an operation has none.
-fn arms(program: &Program, text: impl Fn(&Op, String) -> Option<String>) -> Option<String> {
+fn arms(
+    program: &Program,
+    kinds: &[Kind],
+    text: impl Fn(&Op, String) -> Option<String>,
+) -> Option<String> {
     let mut s = String::new();
     let leaders = block_starts(program);
     for (pc, op) in program.ops.iter().enumerate() {
         if leaders[pc] {
             let _ = writeln!(s, "            {pc} => {{");
         }
-        let body = text(op, operation(op, pc, program.end)?)?;
+        let body = text(op, operation(op, pc, program.end, kinds)?)?;
         s.push_str("                {\n");
         for line in body.lines() {
             let _ = writeln!(s, "                    {line}");
@@ -845,21 +996,44 @@ fn holds_locals(program: &Program) -> bool {
 /// An operation as a runner holding the locals in `l` writes it: `plain` ([`operation`]) with the
 /// locals written in `l`, put back in the run before the executor reads them, and a loop's variables
 /// read again after it binds them.
-fn held_operation(program: &Program, op: &Op, plain: String) -> Option<String> {
+fn held_operation(program: &Program, op: &Op, plain: String, kinds: &[Kind]) -> Option<String> {
     // (`l[..]`: `l` is an array in a runner, a borrowed one in a held search.)
     let store = "store(&mut run.locals, &l[..]);";
+    let kind = |slot: u16| kinds.get(slot as usize).copied().unwrap_or(Kind::Value);
     Some(match op {
-        Op::Set { slot, value } => {
-            let (cells, value) = val(value);
-            format!("{cells}l[{slot}] = {value};")
-        }
+        Op::Set { slot, value } => match kind(*slot) {
+            Kind::Value => {
+                let (cells, value) = val(value, kinds);
+                format!("{cells}l[{slot}] = {value};")
+            }
+            Kind::Int => {
+                let (cells, value) = int(value, kinds);
+                format!("{cells}li{slot} = {value};")
+            }
+            Kind::Bool => {
+                let (cells, value) = truthy(value, kinds);
+                format!("{cells}lb{slot} = {value};")
+            }
+        },
         Op::Add { slot, op, value } => {
-            let (cells, n) = int(value);
-            format!(
-                "{cells}let n = {n};\nl[{slot}] = Value::Int(combine(AssignOp::{op:?}, l[{slot}].int(), n));"
-            )
+            let (cells, n) = int(value, kinds);
+            match kind(*slot) {
+                Kind::Int => format!(
+                    "{cells}let n = {n};\nli{slot} = combine(AssignOp::{op:?}, li{slot}, n);"
+                ),
+                _ => format!(
+                    "{cells}let n = {n};\nl[{slot}] = Value::Int(combine(AssignOp::{op:?}, l[{slot}].int(), n));"
+                ),
+            }
         }
-        Op::ForList { .. } | Op::Choose { .. } => format!("{store}\n{plain}"),
+        // The typed locals go back into the array before it goes to the run.
+        Op::ForList { .. } | Op::Choose { .. } => {
+            let mut sync = String::new();
+            for (slot, typed) in typed_locals(kinds) {
+                let _ = writeln!(sync, "{}", typed.synced(slot));
+            }
+            format!("{sync}{store}\n{plain}")
+        }
         Op::ForNext { node, exit } => {
             let mut bind = String::new();
             for slot in &program.loops.get(*node as usize)?.slots {
@@ -876,16 +1050,16 @@ fn held_operation(program: &Program, op: &Op, plain: String) -> Option<String> {
 /// One operation's Rust: falls through to the next operation, or sets `pc` and continues, or returns.
 /// Its expressions read the locals as `l`; it writes them in the run.
 /// (Places in the rules are read from the program's `ats`, at `pc`, not written into the text.)
-fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
+fn operation(op: &Op, pc: usize, end: u32, kinds: &[Kind]) -> Option<String> {
     use crate::ir::Effect as E;
     let at = format!("ats[{pc}]");
     Some(match op {
         Op::Set { slot, value } => {
-            let (cells, value) = val(value);
+            let (cells, value) = val(value, kinds);
             format!("{cells}let v = {value};\nrun.locals[{slot}] = v;")
         }
         Op::Add { slot, op, value } => {
-            let (cells, n) = int(value);
+            let (cells, n) = int(value, kinds);
             format!(
                 "{cells}let n = {n};\nrun.locals[{slot}] = run.combined({slot}, AssignOp::{op:?}, n);"
             )
@@ -901,11 +1075,14 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
             let slot = match (slot, player) {
                 (Some(slot), _) => format!("{slot}"),
                 (None, Some(p)) => {
-                    format!("run.var_slot_of({var}, {}, {at})?", Exprs::PLAIN.val(p))
+                    format!(
+                        "run.var_slot_of({var}, {}, {at})?",
+                        Exprs::plain(kinds).val(p)
+                    )
                 }
                 (None, None) => format!("g.var_slot({var}, None)"),
             };
-            let (cells, n) = int(value);
+            let (cells, n) = int(value, kinds);
             format!(
                 "let slot = {slot};\n{cells}let n = {n};\nst.assign_var(slot, AssignOp::{op:?}, n);"
             )
@@ -914,7 +1091,11 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
             effect: E::Reject, ..
         } => format!("return ex.rejected(run, {at});"),
         Op::Effect { effect, args, .. } => {
-            let mut vals: Vec<String> = args.iter().take(3).map(|a| Exprs::PLAIN.val(a)).collect();
+            let mut vals: Vec<String> = args
+                .iter()
+                .take(3)
+                .map(|a| Exprs::plain(kinds).val(a))
+                .collect();
             vals.resize(3, "Value::None".into());
             format!(
                 "let v = [{}];\nrun.effect(st, Effect::{effect:?}, v, {at})?;\n\
@@ -923,11 +1104,11 @@ fn operation(op: &Op, pc: usize, end: u32) -> Option<String> {
             )
         }
         Op::Assert { cond, .. } => {
-            let (cells, holds) = truthy(cond);
+            let (cells, holds) = truthy(cond, kinds);
             format!("{cells}if !({holds}) {{\n    return Err(run.assert_failed({at}));\n}}")
         }
         Op::Unless { cond, to } => {
-            let (cells, holds) = truthy(cond);
+            let (cells, holds) = truthy(cond, kinds);
             format!("{cells}if !({holds}) {{\n    pc = {to};\n    continue;\n}}")
         }
         Op::Jump { to } => format!("pc = {to};\ncontinue;"),
@@ -991,20 +1172,34 @@ fn literal(v: &crate::ir::Value) -> String {
 /// How generated text writes one expression: the calls it names more than once (those the executor's
 /// closures keep in memo cells, [`crate::compile::repeated_calls`]) are each worked out once, the
 /// first time they are reached, into a cell `m0`, `m1`, ... that [`Exprs::cells`] declares before.
-struct Exprs {
+/// The locals of `kinds` that are typed are read from their own variables ([`Kind`]).
+struct Exprs<'k> {
     repeated: Vec<crate::ir::Expr>,
+    kinds: &'k [Kind],
 }
 
-impl Exprs {
+impl<'k> Exprs<'k> {
     /// An expression written without memo cells (an effect's arguments: each its own expression).
-    const PLAIN: Exprs = Exprs {
-        repeated: Vec::new(),
-    };
+    fn plain(kinds: &'k [Kind]) -> Exprs<'k> {
+        Exprs {
+            repeated: Vec::new(),
+            kinds,
+        }
+    }
 
-    fn of(e: &crate::ir::Expr) -> Exprs {
+    fn of(e: &crate::ir::Expr, kinds: &'k [Kind]) -> Exprs<'k> {
         Exprs {
             repeated: crate::compile::repeated_calls(e),
+            kinds,
         }
+    }
+
+    /// The kind of local `slot`.
+    fn kind(&self, slot: u16) -> Kind {
+        self.kinds
+            .get(slot as usize)
+            .copied()
+            .unwrap_or(Kind::Value)
     }
 
     /// The declarations of the memo cells, each on a line of its own (nothing when there is none).
@@ -1019,7 +1214,11 @@ impl Exprs {
         use crate::ir::{Ambient, BinOp as B, Expr as X};
         match e {
             X::Const(v) => literal(v),
-            X::Local(slot) => format!("l[{slot}]"),
+            X::Local(slot) => match self.kind(*slot) {
+                Kind::Value => format!("l[{slot}]"),
+                Kind::Int => format!("Value::Int(li{slot})"),
+                Kind::Bool => format!("Value::Bool(lb{slot})"),
+            },
             X::Var { slot } => format!("Value::Int(st.vars[{slot}])"),
             X::VarOf { var, player } => format!("run.var_of(st, {var}, {})", self.val(player)),
             // `stuck` searches; the others are read from the position, inlined.
@@ -1054,6 +1253,7 @@ impl Exprs {
         use crate::ir::{BinOp as B, Expr as X, Value as V};
         match e {
             X::Const(V::Bool(b)) => format!("{b}"),
+            X::Local(slot) if self.kind(*slot) == Kind::Bool => format!("lb{slot}"),
             X::Not(x) => format!("!({})", self.truthy(x)),
             // `and` and `or` short-circuit: a later operand may be costly (`stuck`).
             X::Bin(B::And, a, b) => format!("({} && {})", self.truthy(a), self.truthy(b)),
@@ -1085,6 +1285,7 @@ impl Exprs {
         use crate::ir::{BinOp as B, Expr as X};
         match e {
             X::Const(v) => format!("{}i64", v.int()),
+            X::Local(slot) if self.kind(*slot) == Kind::Int => format!("li{slot}"),
             X::Var { slot } => format!("st.vars[{slot}]"),
             X::Neg(x) => format!("{}.saturating_neg()", self.int(x)),
             X::Bin(op @ (B::Add | B::Sub | B::Mul | B::Div | B::Rem), a, b) => {
@@ -1100,21 +1301,22 @@ impl Exprs {
     }
 }
 
-/// An expression's value, its repeated calls' memo cells declared first: `(cells, text)`.
-fn val(e: &crate::ir::Expr) -> (String, String) {
-    let x = Exprs::of(e);
+/// An expression's value, its repeated calls' memo cells declared first: `(cells, text)`; the locals
+/// of `kinds` read from their typed variables ([`Kind`]).
+fn val(e: &crate::ir::Expr, kinds: &[Kind]) -> (String, String) {
+    let x = Exprs::of(e, kinds);
     (x.cells(), x.val(e))
 }
 
 /// Whether an expression holds, its repeated calls' memo cells declared first: `(cells, text)`.
-fn truthy(e: &crate::ir::Expr) -> (String, String) {
-    let x = Exprs::of(e);
+fn truthy(e: &crate::ir::Expr, kinds: &[Kind]) -> (String, String) {
+    let x = Exprs::of(e, kinds);
     (x.cells(), x.truthy(e))
 }
 
 /// An expression as a number, its repeated calls' memo cells declared first: `(cells, text)`.
-fn int(e: &crate::ir::Expr) -> (String, String) {
-    let x = Exprs::of(e);
+fn int(e: &crate::ir::Expr, kinds: &[Kind]) -> (String, String) {
+    let x = Exprs::of(e, kinds);
     (x.cells(), x.int(e))
 }
 
@@ -1150,7 +1352,7 @@ mod tests {
             Box::new(lands.clone()),
             Box::new(tagged.clone()),
         );
-        let (cells, text) = truthy(&e);
+        let (cells, text) = truthy(&e, &[]);
         assert_eq!(cells, "let mut m0: Option<Value> = None;\n");
         // Each place the call is written reads the cell, and only the first reached fills it.
         let through_cell = "m0.get_or_insert_with(|| run.call_values(st, Func::Along,";
@@ -1159,7 +1361,7 @@ mod tests {
 
         let seen = Expr::Call(Func::SeenBefore, vec![Expr::Local(1)]);
         let twice = Expr::Bin(BinOp::And, Box::new(seen.clone()), Box::new(seen));
-        let (cells, text) = truthy(&twice);
+        let (cells, text) = truthy(&twice, &[]);
         assert_eq!(
             (cells.as_str(), text.matches("Func::SeenBefore").count()),
             ("", 2)
@@ -1170,7 +1372,7 @@ mod tests {
             Box::new(e),
             Box::new(Expr::Ambient(Ambient::Stuck)),
         );
-        let (cells, text) = truthy(&stuck);
+        let (cells, text) = truthy(&stuck, &[]);
         assert_eq!(
             (cells.as_str(), text.matches("Func::Along").count()),
             ("", 2)
