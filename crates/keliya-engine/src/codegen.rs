@@ -508,61 +508,77 @@ fn local_kinds(program: &Program) -> Vec<Kind> {
 /// expression form reads a typed local through [`Exprs`]; a form that read the array directly would
 /// read a stale value, so such a text is not used.)
 fn reads_typed_locals_typed(text: &str, kinds: &[Kind]) -> bool {
-    typed_locals(kinds).all(|(slot, typed)| {
-        let declared = format!("let mut {}: ", typed.name);
-        let declared_from = format!("= l[{slot}].{}();", typed.read);
-        let synced = typed.synced(slot);
-        let cell = format!("l[{slot}]");
-        text.lines().all(|line| {
-            let line = line.trim();
-            let reads = line.match_indices(&cell).any(|(i, _)| {
-                i == 0 || {
-                    let before = line.as_bytes()[i - 1];
-                    !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'.'))
-                }
-            });
-            !reads
-                || line == synced
-                || (line.starts_with(&declared) && line.ends_with(&declared_from))
+    let typed: Vec<Option<Typed>> = kinds.iter().map(|&kind| Typed::of(kind)).collect();
+    text.lines().all(|line| {
+        let line = line.trim();
+        let bytes = line.as_bytes();
+        line.match_indices("l[").all(|(i, _)| {
+            // `l[` alone, not the end of a longer name (`locals[`, `.l[`).
+            if i > 0
+                && (bytes[i - 1].is_ascii_alphanumeric() || matches!(bytes[i - 1], b'_' | b'.'))
+            {
+                return true;
+            }
+            let digits = line[i + 2..].split(']').next().unwrap_or("");
+            let Some(Some(t)) = digits
+                .parse::<usize>()
+                .ok()
+                .and_then(|slot| typed.get(slot))
+            else {
+                return true;
+            };
+            line == t.synced(digits) || line == t.declared(digits)
         })
     })
 }
 
-/// How generated code writes a typed local: its variable, its Rust type, the `Value` it is kept in
-/// as, and the method of `Value` that reads it from one.
+/// How generated code writes a typed local: its variable's prefix (the slot follows), its Rust
+/// type, the `Value` it is kept in as, and the method of `Value` that reads it from one.
+#[derive(Clone, Copy)]
 struct Typed {
-    name: String,
+    prefix: &'static str,
     rust: &'static str,
     variant: &'static str,
     read: &'static str,
 }
 
 impl Typed {
-    /// The statement that puts the local back in the array.
-    fn synced(&self, slot: usize) -> String {
-        format!("l[{slot}] = Value::{}({});", self.variant, self.name)
-    }
-}
-
-/// The typed locals of `kinds`, by slot.
-fn typed_locals(kinds: &[Kind]) -> impl Iterator<Item = (usize, Typed)> + '_ {
-    kinds.iter().enumerate().filter_map(|(slot, kind)| {
+    /// How a local of `kind` is written, if it is typed.
+    fn of(kind: Kind) -> Option<Typed> {
         let (prefix, rust, variant, read) = match kind {
             Kind::Value => return None,
             Kind::Int => ("li", "i64", "Int", "int"),
             Kind::Bool => ("lb", "bool", "Bool", "truthy"),
         };
-        let name = format!("{prefix}{slot}");
-        Some((
-            slot,
-            Typed {
-                name,
-                rust,
-                variant,
-                read,
-            },
-        ))
-    })
+        Some(Typed {
+            prefix,
+            rust,
+            variant,
+            read,
+        })
+    }
+
+    /// The statement that declares the local in `slot`, from the array.
+    fn declared(self, slot: impl std::fmt::Display) -> String {
+        let (prefix, rust, read) = (self.prefix, self.rust, self.read);
+        format!("let mut {prefix}{slot}: {rust} = l[{slot}].{read}();")
+    }
+
+    /// The statement that puts the local in `slot` back in the array.
+    fn synced(self, slot: impl std::fmt::Display) -> String {
+        format!(
+            "l[{slot}] = Value::{}({}{slot});",
+            self.variant, self.prefix
+        )
+    }
+}
+
+/// The typed locals of `kinds`, by slot.
+fn typed_locals(kinds: &[Kind]) -> impl Iterator<Item = (usize, Typed)> + '_ {
+    kinds
+        .iter()
+        .enumerate()
+        .filter_map(|(slot, &kind)| Some((slot, Typed::of(kind)?)))
 }
 
 /// A runner's text ([`runner_source`]), with the locals of `kinds` typed.
@@ -580,11 +596,7 @@ fn runner_text(program: &Program, held: bool, kinds: &[Kind]) -> Option<String> 
             program.locals
         );
         for (slot, typed) in typed_locals(kinds) {
-            let _ = writeln!(
-                s,
-                "    let mut {}: {} = l[{slot}].{}();",
-                typed.name, typed.rust, typed.read
-            );
+            let _ = writeln!(s, "    {}", typed.declared(slot));
         }
     }
     let text = |op: &Op, plain: String| {
