@@ -651,10 +651,25 @@ fn structured_arms(
     };
     for start in starts {
         writer.line(2, &format!("{start} => {{"));
-        writer.range(start, program.ops.len(), 3)?;
+        writer.range(start, program.ops.len(), ARM_TOP)?;
         writer.line(2, "}");
     }
     Some(writer.out)
+}
+
+/// The indentation of the operations at the top of a runner's arm (inside the function and its
+/// `match`): where an arm that resumes inside a branch or a loop meets that construct's jumps.
+const ARM_TOP: usize = 3;
+
+/// Each line of `text` onto `out`, indented `level` steps.
+fn write_lines(out: &mut String, level: usize, text: &str) {
+    for line in text.lines() {
+        for _ in 0..level {
+            out.push_str("    ");
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
 }
 
 /// Writes a program's operations as structured Rust ([`structured_arms`]), each line once, at its
@@ -673,13 +688,7 @@ struct Structured<'a> {
 impl Structured<'_> {
     /// Each line of `text`, indented `level` steps.
     fn line(&mut self, level: usize, text: &str) {
-        for line in text.lines() {
-            for _ in 0..level {
-                self.out.push_str("    ");
-            }
-            self.out.push_str(line);
-            self.out.push('\n');
-        }
+        write_lines(&mut self.out, level, text);
     }
 
     /// The memo cells and text of the condition of the jump at `pc`, as [`truthy`] gives them; a
@@ -715,11 +724,10 @@ impl Structured<'_> {
             }
             self.texts[pc] = Some((String::new(), text));
         }
-        let text = std::mem::take(&mut self.texts[pc].as_mut()?.1);
-        self.line(level, "{");
-        self.line(level + 1, &text);
-        self.line(level, "}");
-        self.texts[pc].as_mut()?.1 = text;
+        let (_, text) = self.texts[pc].as_ref()?;
+        write_lines(&mut self.out, level, "{");
+        write_lines(&mut self.out, level + 1, text);
+        write_lines(&mut self.out, level, "}");
         Some(())
     }
 
@@ -763,8 +771,8 @@ impl Structured<'_> {
         Some(exit)
     }
 
-    /// The operations from `from` up to `to` (not included), at indentation `level` (3 is the top of
-    /// an arm); `None` where they cannot be written so.
+    /// The operations from `from` up to `to` (not included), at indentation `level` ([`ARM_TOP`] is
+    /// the top of an arm); `None` where they cannot be written so.
     fn range(&mut self, from: usize, to: usize, level: usize) -> Option<()> {
         let program = self.program;
         let ops = &program.ops;
@@ -827,8 +835,8 @@ impl Structured<'_> {
                 // At the top of an arm that resumes inside a branch or a loop: a jump over the
                 // else-branch, or the jump back at the end of the loop's body, after which the
                 // loop's next passes follow as a loop of their own.
-                Op::Jump { to } if level == 3 && *to as usize > pc => pc = *to as usize,
-                Op::Jump { to: head } if level == 3 => {
+                Op::Jump { to } if level == ARM_TOP && *to as usize > pc => pc = *to as usize,
+                Op::Jump { to: head } if level == ARM_TOP => {
                     pc = self.next_passes(*head as usize, pc, level)?;
                 }
                 Op::ForNext { .. } | Op::Jump { .. } => return None,
@@ -884,23 +892,23 @@ pub(crate) fn held_search_source(program: &Program) -> Option<String> {
         "    fn go<'g, 's>(ex: &mut Executor<'g, 's>, run: &mut Run<'g>, st: &mut Scratch<'_>, mut pc: usize, l: &mut [Value; {n}]) -> Done {{"
     );
     s.push_str("        let g = ex.game();\n        let ats = &ex.program().ats;\n        let _ = (g, ats);\n");
-    if looped {
-        s.push_str("        loop {\n            match pc {\n");
-        for line in body.lines() {
-            let _ = writeln!(s, "    {line}");
-        }
-        s.push_str(
+    // The arms in a `match` on where the run resumes, in a `loop` when the jumps go back to it.
+    let (open, close) = if looped {
+        (
+            "        loop {\n            match pc {\n",
             "                _ => return Err(run.error(0, \"no such operation\".into())),\n            }\n        }\n    }\n",
-        );
+        )
     } else {
-        s.push_str("        match pc {\n");
-        for line in body.lines() {
-            let _ = writeln!(s, "    {line}");
-        }
-        s.push_str(
+        (
+            "        match pc {\n",
             "            _ => Err(run.error(0, \"no such operation\".into())),\n        }\n    }\n",
-        );
+        )
+    };
+    s.push_str(open);
+    for line in body.lines() {
+        let _ = writeln!(s, "    {line}");
     }
+    s.push_str(close);
     s.push_str("    let _ = program;\n");
     s.push_str("    let mut run = ex.begin_run(st);\n");
     let _ = writeln!(s, "    let mut l = [Value::None; {n}];");

@@ -134,6 +134,28 @@ struct MovesFound {
 }
 
 impl MovesFound {
+    const fn new() -> MovesFound {
+        MovesFound {
+            entries: Vec::new(),
+            groups: Vec::new(),
+            choices: Vec::new(),
+            locals: Vec::new(),
+            changes: Vec::new(),
+            found_in: 0,
+            over: false,
+        }
+    }
+
+    /// The bytes the lists hold (their lengths, not their room).
+    fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.entries.len() * size_of::<Entry>()
+            + self.groups.len() * size_of::<Group>()
+            + self.choices.len() * size_of::<Choice>()
+            + self.locals.len() * size_of::<Value>()
+            + self.changes.len() * size_of::<Undo>()
+    }
+
     fn clear(&mut self) {
         self.entries.clear();
         self.groups.clear();
@@ -232,15 +254,7 @@ impl<'a> Head<'a> {
 impl Successors {
     pub const fn new() -> Successors {
         Successors {
-            moves: MovesFound {
-                entries: Vec::new(),
-                groups: Vec::new(),
-                choices: Vec::new(),
-                locals: Vec::new(),
-                changes: Vec::new(),
-                found_in: 0,
-                over: false,
-            },
+            moves: MovesFound::new(),
             options: Vec::new(),
             items: std::cell::Cell::new(Vec::new()),
             run_locals: Vec::new(),
@@ -262,12 +276,7 @@ impl Successors {
 
     /// The bytes the lists hold (their lengths, not their room).
     pub(crate) fn bytes(&self) -> usize {
-        use std::mem::size_of;
-        self.moves.entries.len() * size_of::<Entry>()
-            + self.moves.groups.len() * size_of::<Group>()
-            + self.moves.choices.len() * size_of::<Choice>()
-            + self.moves.locals.len() * size_of::<Value>()
-            + self.moves.changes.len() * size_of::<Undo>()
+        self.moves.bytes()
     }
 
     /// Whether the moves found take more room than one search may have ([`Successors::MAX_BYTES`]).
